@@ -1,0 +1,25 @@
+/** npm run create-admin -- --email E --password P: creates or resets the master administrator. */
+import { parseArgs } from 'node:util';
+import { ensureMasterAdmin } from '../src/server/auth/master-admin';
+import { systemClock } from '../src/server/clock';
+import { loadConfig } from '../src/server/config';
+import { openAppDatabase } from '../src/server/db/client';
+import { seedPlans } from '../src/server/plans/queries';
+
+const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
+if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email) || !values.password || values.password.length < 8) {
+  console.error('Usage: npm run create-admin -- --email admin@example.com --password "at least 8 characters"');
+  process.exit(2);
+}
+const config = loadConfig();
+const database = await openAppDatabase(config);
+try {
+  await seedPlans(database.db);
+  const result = await ensureMasterAdmin(database.db, { email: values.email, password: values.password, now: systemClock.now() });
+  console.log(`Master administrator ${values.email.toLowerCase()} ${result}. Sign in at ${config.appUrl}/admin-login`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}

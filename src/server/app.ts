@@ -1,0 +1,126 @@
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { adminRoutes } from './admin/routes';
+import { registerAuthContext } from './auth/context';
+import { authRoutes } from './auth/routes';
+import { LoginLimiter } from './auth/rate-limit';
+import { TokenSigner } from './auth/tokens';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { registerErrorHandler } from './lib/errors';
+import type { Mailer } from './mail/mailer';
+import { planRoutes } from './plans/routes';
+import { schoolRoutes } from './schools/routes';
+
+export interface AppDeps {
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  config: Config;
+  clock: Clock;
+  mailer: Mailer;
+  tokens: TokenSigner;
+  loginLimiter: LoginLimiter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export type App = FastifyInstance;
+export type RouteApp = ReturnType<FastifyInstance['withTypeProvider']> & FastifyInstance;
+
+export interface BuildOptions {
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  config: Config;
+  clock: Clock;
+  mailer: Mailer;
+  logger?: FastifyServerOptions['logger'];
+  /** registers the built web app and the SPA fallback (off in API tests) */
+  web?: (app: FastifyInstance) => Promise<void>;
+}
+
+/** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
+const PAYMENT_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 12 * 1024 * 1024,
+    trustProxy: true,
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('deps', {
+    db: options.db,
+    dbKind: options.dbKind,
+    config: options.config,
+    clock: options.clock,
+    mailer: options.mailer,
+    tokens: new TokenSigner(options.config.sessionSecret),
+    loginLimiter: new LoginLimiter(options.db, options.clock),
+  } satisfies AppDeps);
+
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...PAYMENT_HOSTS],
+        frameSrc: ["'self'", ...PAYMENT_HOSTS],
+        connectSrc: ["'self'", ...PAYMENT_HOSTS],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'School Ledger API',
+        description:
+          'Fees, receipts, students, expenses, reports and results for schools. Amounts are rupees as decimal strings with two places ("1500.00"). School routes take the school from the bearer token, never from the request.',
+        version: '1.0.0',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerAuthContext(app);
+
+  await app.register(authRoutes);
+  await app.register(planRoutes);
+  await app.register(schoolRoutes);
+  await app.register(adminRoutes);
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  if (options.web) await options.web(app);
+  return app;
+}

@@ -1,0 +1,127 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accessState, type SubscriptionStatus } from '../../domain/plans';
+import { authSessions, schools, users } from '../db/schema';
+import { HttpError, unauthorized } from '../lib/errors';
+
+export interface AuthContext {
+  sessionId: string;
+  userId: string;
+  email: string;
+  role: 'school_admin' | 'master_admin';
+  schoolId: string | null;
+  kind: 'session' | 'quick';
+  /** the school's trial or plan has ended: reads only (ruling 14) */
+  accessExpired: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** the short-lived quick-login token may call this route (subscription payment only) */
+    allowQuickToken?: boolean;
+    /** a school whose trial or plan has ended may still call this write (sign-in, payment) */
+    allowWhenExpired?: boolean;
+  }
+}
+
+export function readBearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Resolves the bearer token of every request to a live session, or leaves `request.auth` null. */
+export function registerAuthContext(app: FastifyInstance): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    const token = readBearer(request);
+    if (!token) return;
+    const now = app.deps.clock.now();
+    const payload = await app.deps.tokens.verify(token, now);
+    if (!payload || payload.kind === 'remember') return;
+    if (payload.kind === 'quick' && !request.routeOptions.config?.allowQuickToken) return;
+    const [row] = await app.deps.db
+      .select({
+        userId: users.id,
+        email: users.email,
+        role: users.role,
+        schoolId: users.schoolId,
+        status: schools.subscriptionStatus,
+        trialEndsAt: schools.trialEndsAt,
+        planEndDate: schools.planEndDate,
+      })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .leftJoin(schools, eq(schools.id, users.schoolId))
+      .where(
+        and(
+          eq(authSessions.id, payload.sid),
+          eq(authSessions.userId, payload.uid),
+          isNull(authSessions.revokedAt),
+          gt(authSessions.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    if (!row) return;
+    const expired =
+      row.schoolId && row.status
+        ? accessState(
+            { subscriptionStatus: row.status as SubscriptionStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate },
+            now,
+          ).isExpired
+        : false;
+    request.auth = {
+      sessionId: payload.sid,
+      userId: row.userId,
+      email: row.email,
+      role: row.role,
+      schoolId: row.schoolId,
+      kind: payload.kind === 'quick' ? 'quick' : 'session',
+      accessExpired: expired,
+    };
+  });
+}
+
+export const RENEW_MESSAGE =
+  'Your trial or subscription has ended. Your data is safe and can still be viewed; to make changes, renew your plan from Upgrade Plan on the dashboard or at /subscription-required.';
+
+function isWrite(request: FastifyRequest): boolean {
+  return request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
+}
+
+/** preHandler: any signed-in user. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.auth) throw unauthorized();
+}
+
+/**
+ * preHandler for every school route: a school administrator's session, and on writes a school
+ * whose trial or plan is still running (402 otherwise, with the way to renew).
+ */
+export async function requireSchool(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const auth = request.auth;
+  if (!auth) throw unauthorized();
+  if (auth.role !== 'school_admin' || !auth.schoolId) {
+    throw new HttpError(403, 'School Admin Access Required: this needs a school administrator account.');
+  }
+  if (isWrite(request) && auth.accessExpired && !request.routeOptions.config?.allowWhenExpired) {
+    throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: auth.schoolId });
+  }
+}
+
+export async function requireMaster(request: FastifyRequest): Promise<void> {
+  const auth = request.auth;
+  if (!auth) throw unauthorized();
+  if (auth.role !== 'master_admin') throw new HttpError(403, 'Master administrator access required');
+}
+
+/** The school of the signed-in administrator: the only source of a school id for queries. */
+export function schoolIdOf(request: FastifyRequest): string {
+  const id = request.auth?.schoolId;
+  if (!id) throw unauthorized();
+  return id;
+}

@@ -1,0 +1,259 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loginSchema, quickLoginSchema, rememberLoginSchema } from '../../domain/auth';
+import { accessState, type SubscriptionStatus } from '../../domain/plans';
+import { schools, users } from '../db/schema';
+import { forbidden, HttpError, notFound, unauthorized } from '../lib/errors';
+import { findSchool, schoolDto, toSchoolDto } from '../schools/queries';
+import { accountRoutes } from './account-routes';
+import { requireUser, RENEW_MESSAGE } from './context';
+import { errorDto, messageDto, toUserDto, userDto } from './dto';
+import { dummyPasswordHash, verifyPassword } from './passwords';
+import {
+  createSessionRow,
+  findLiveSession,
+  findUserByEmail,
+  findUserById,
+  recordLoginEvent,
+  revokeSession,
+  type UserRow,
+} from './queries';
+import { retryMessage } from './rate-limit';
+
+export const EMAIL_NOT_CONFIRMED =
+  'Please confirm your email address before signing in. Check your inbox for a confirmation email.';
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const ADMIN_MUST_USE_PORTAL = 'Master administrators must use the dedicated admin portal.';
+
+const sessionAnswer = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  rememberToken: z.string().optional(),
+  user: userDto,
+  school: schoolDto.nullable(),
+});
+
+export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, clock, tokens, loginLimiter } = app.deps;
+
+  /** Checks the password with rate limiting and sign-in history; returns the user or throws. */
+  async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
+    const now = clock.now();
+    const wait = await loginLimiter.retryAfterSeconds(email);
+    if (wait > 0) {
+      throw new HttpError(429, retryMessage(wait), { retryAfterSeconds: wait });
+    }
+    const user = await findUserByEmail(db, email);
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !ok) {
+      await recordLoginEvent(db, { email, success: false, reason: 'bad_credentials', userId: user?.id, schoolId: user?.schoolId, ip: request.ip, now });
+      throw unauthorized(INVALID_CREDENTIALS);
+    }
+    return user;
+  }
+
+  async function startSession(request: FastifyRequest, user: UserRow, rememberMe: boolean) {
+    const now = clock.now();
+    const base = { userId: user.id, schoolId: user.schoolId, now, ip: request.ip, userAgent: request.headers['user-agent'] };
+    const session = await createSessionRow(db, { ...base, kind: 'session' });
+    const payload = { uid: user.id, schoolId: user.schoolId, role: user.role };
+    const token = await tokens.sign({ ...payload, sid: session.id, kind: 'session' }, session.expiresAt, now);
+    let rememberToken: string | undefined;
+    if (rememberMe) {
+      const remember = await createSessionRow(db, { ...base, kind: 'remember' });
+      rememberToken = await tokens.sign({ ...payload, sid: remember.id, kind: 'remember' }, remember.expiresAt, now);
+    }
+    const [updated] = await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)).returning();
+    await recordLoginEvent(db, { email: user.email, success: true, userId: user.id, schoolId: user.schoolId, ip: request.ip, now });
+    const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
+    return {
+      success: true as const,
+      token,
+      ...(rememberToken ? { rememberToken } : {}),
+      user: toUserDto(updated ?? user),
+      school: school ? toSchoolDto(school, now) : null,
+    };
+  }
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'School administrator sign-in',
+        body: loginSchema,
+        response: { 200: sessionAnswer, 401: errorDto, 402: errorDto, 403: errorDto, 429: errorDto },
+      },
+    },
+    async (request) => {
+      const { email, password, rememberMe } = request.body;
+      const user = await checkCredentials(request, email, password);
+      if (user.role === 'master_admin') throw forbidden(ADMIN_MUST_USE_PORTAL, { adminLogin: true, message: ADMIN_MUST_USE_PORTAL });
+      if (!user.emailConfirmedAt) throw forbidden(EMAIL_NOT_CONFIRMED, { emailNotConfirmed: true });
+      const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
+      if (!school) throw unauthorized(INVALID_CREDENTIALS);
+      const access = accessState(
+        { subscriptionStatus: school.subscriptionStatus as SubscriptionStatus, trialEndsAt: school.trialEndsAt, planEndDate: school.planEndDate },
+        clock.now(),
+      );
+      if (access.isExpired) {
+        throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: school.id, message: RENEW_MESSAGE });
+      }
+      return startSession(request, user, rememberMe ?? false);
+    },
+  );
+
+  app.post(
+    '/api/auth/admin-login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Master administrator sign-in',
+        body: loginSchema,
+        response: { 200: sessionAnswer, 401: errorDto, 403: errorDto, 429: errorDto },
+      },
+    },
+    async (request) => {
+      const { email, password, rememberMe } = request.body;
+      const user = await checkCredentials(request, email, password);
+      if (user.role !== 'master_admin') {
+        throw forbidden('This portal is for master administrators. School administrators sign in at /login.');
+      }
+      return startSession(request, user, rememberMe ?? false);
+    },
+  );
+
+  app.post(
+    '/api/auth/remember-login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a remember-me token for a new session token',
+        body: rememberLoginSchema,
+        response: { 200: sessionAnswer, 401: errorDto, 402: errorDto },
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      const payload = await tokens.verify(request.body.rememberToken, now);
+      if (!payload || payload.kind !== 'remember') throw unauthorized('Your saved sign-in has expired. Please sign in again.');
+      const row = await findLiveSession(db, payload.sid, now);
+      const user = row ? await findUserById(db, row.userId) : undefined;
+      if (!row || !user || row.kind !== 'remember') throw unauthorized('Your saved sign-in has expired. Please sign in again.');
+      if (user.schoolId) {
+        const school = await findSchool(db, { schoolId: user.schoolId });
+        const access = school
+          ? accessState({ subscriptionStatus: school.subscriptionStatus as SubscriptionStatus, trialEndsAt: school.trialEndsAt, planEndDate: school.planEndDate }, now)
+          : null;
+        if (access?.isExpired) throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: user.schoolId });
+      }
+      const answer = await startSession(request, user, false);
+      return { ...answer, rememberToken: request.body.rememberToken };
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their school',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ user: userDto, school: schoolDto.nullable() }), 401: errorDto },
+      },
+    },
+    async (request) => {
+      const user = await findUserById(db, request.auth!.userId);
+      if (!user) throw unauthorized();
+      const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
+      return { user: toUserDto(user), school: school ? toSchoolDto(school, clock.now()) : null };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { allowQuickToken: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke this session (and the remember-me token, when sent)',
+        body: z.object({ rememberToken: z.string().max(2000).optional() }).optional(),
+        response: { 200: messageDto },
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      if (request.auth) await revokeSession(db, request.auth.sessionId, now);
+      const remember = request.body?.rememberToken;
+      if (remember) {
+        const payload = await tokens.verify(remember, now);
+        // only the owner of the remember token's session can revoke it
+        if (payload?.kind === 'remember' && (!request.auth || payload.uid === request.auth.userId)) {
+          await revokeSession(db, payload.sid, now);
+        }
+      }
+      return { message: 'Logged out successfully' };
+    },
+  );
+
+  app.post(
+    '/api/auth/complete-onboarding',
+    {
+      preHandler: requireUser,
+      config: { allowWhenExpired: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Mark the onboarding tour as seen',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ user: userDto }) },
+      },
+    },
+    async (request) => {
+      const [row] = await db
+        .update(users)
+        .set({ hasSeenOnboarding: true, isFirstLogin: false })
+        .where(eq(users.id, request.auth!.userId))
+        .returning();
+      return { user: toUserDto(row!) };
+    },
+  );
+
+  app.post(
+    '/api/auth/quick-login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A 15-minute token good only for paying the subscription of a school whose plan has ended',
+        body: quickLoginSchema,
+        response: {
+          200: z.object({ token: z.string(), expiresAt: z.string(), schoolId: z.string(), schoolName: z.string() }),
+          404: errorDto,
+        },
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      const [row] = await db
+        .select({ userId: users.id, schoolName: schools.name, role: users.role })
+        .from(users)
+        .innerJoin(schools, eq(schools.id, users.schoolId))
+        .where(eq(users.schoolId, request.body.schoolId))
+        .orderBy(users.createdAt)
+        .limit(1);
+      if (!row) throw notFound('School not found');
+      const session = await createSessionRow(db, { userId: row.userId, schoolId: request.body.schoolId, kind: 'quick', now, ip: request.ip });
+      const token = await tokens.sign(
+        { sid: session.id, uid: row.userId, schoolId: request.body.schoolId, role: 'school_admin', kind: 'quick' },
+        session.expiresAt,
+        now,
+      );
+      return { token, expiresAt: session.expiresAt.toISOString(), schoolId: request.body.schoolId, schoolName: row.schoolName };
+    },
+  );
+
+  await app.register(accountRoutes);
+}

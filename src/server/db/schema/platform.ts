@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** The plan catalogue (ruling 11): the only source of prices. Prices exclude GST. */
+export const plans = pgTable('plans', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  monthlyPricePaise: bigint('monthly_price_paise', { mode: 'number' }).notNull(),
+  yearlyPricePaise: bigint('yearly_price_paise', { mode: 'number' }).notNull(),
+  /** null: unlimited */
+  studentLimit: integer('student_limit'),
+  features: jsonb('features').$type<string[]>().notNull(),
+  recommended: boolean('recommended').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const schools = pgTable(
+  'schools',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull().default(''),
+    address: text('address').notNull().default(''),
+    schoolCode: text('school_code'),
+    subscriptionPlan: text('subscription_plan').notNull().default('basic').references(() => plans.id),
+    subscriptionStatus: text('subscription_status', { enum: ['trial', 'active', 'expired', 'cancelled'] })
+      .notNull()
+      .default('trial'),
+    /** null until the administrator confirms the email address: the trial starts then (ruling 12) */
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    planStartDate: timestamp('plan_start_date', { withTimezone: true }),
+    planEndDate: timestamp('plan_end_date', { withTimezone: true }),
+    /** whether the school has ever paid: the first-time discount applies only before */
+    hasPaidSubscription: boolean('has_paid_subscription').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('schools_created_at_idx').on(t.createdAt)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** null for the master administrator, who belongs to no school */
+    schoolId: uuid('school_id').references(() => schools.id),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['school_admin', 'master_admin'] }).notNull(),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    hasSeenOnboarding: boolean('has_seen_onboarding').notNull().default(false),
+    isFirstLogin: boolean('is_first_login').notNull().default(true),
+    createdAt: createdAt(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    index('users_school_id_idx').on(t.schoolId),
+  ],
+);
+
+/**
+ * A signed token is only good while its row here is live: logout, password change and reset
+ * revoke rows, and with them every token that names them.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    schoolId: uuid('school_id').references(() => schools.id),
+    kind: text('kind', { enum: ['session', 'remember', 'quick'] }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('auth_sessions_school_user_idx').on(t.schoolId, t.userId), index('auth_sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use tokens mailed to people: email confirmation and password reset. Only a hash is kept. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    schoolId: uuid('school_id').references(() => schools.id),
+    purpose: text('purpose', { enum: ['confirm_email', 'reset_password'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_tokens_hash_unique').on(t.tokenHash), index('user_tokens_school_user_idx').on(t.schoolId, t.userId)],
+);
+
+/** Sign-in history, for the security view of the master portal and for rate limiting. */
+export const loginEvents = pgTable(
+  'login_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    schoolId: uuid('school_id').references(() => schools.id),
+    userId: uuid('user_id').references(() => users.id),
+    email: text('email').notNull(),
+    success: boolean('success').notNull(),
+    reason: text('reason'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_events_school_created_idx').on(t.schoolId, t.createdAt), index('login_events_email_created_idx').on(t.email, t.createdAt)],
+);
+
+/** Who did what, when and from where; before and after for every write of money or student moves. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    schoolId: uuid('school_id').references(() => schools.id),
+    userId: uuid('user_id').references(() => users.id),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_school_created_idx').on(t.schoolId, t.createdAt)],
+);

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/**
+ * An error whose message is safe to show to a person. Anything else that reaches the handler is
+ * logged and answered with a generic 500, so no internal detail leaks.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) => new HttpError(400, message, extra);
+export const unauthorized = (message = 'Authentication required', extra?: Record<string, unknown>) =>
+  new HttpError(401, message, extra);
+export const forbidden = (message: string, extra?: Record<string, unknown>) => new HttpError(403, message, extra);
+/** A row of another school is "not found", never "forbidden": that would confirm it exists. */
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+        fields[key] ??= issue.message ?? 'Invalid value';
+      }
+      const first = Object.values(fields)[0] ?? 'Invalid request';
+      return reply.status(400).send({ error: first, fields });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
+      return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? 'The request body is not valid JSON'
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'The request is too large'
+            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Unsupported content type'
+              : status === 429
+                ? error.message
+                : 'Invalid request';
+      return reply.status(status).send({ error: message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { accessState, type SubscriptionStatus } from '../../domain/plans';
+import type { Db } from '../db/client';
+import { schools } from '../db/schema';
+
+export type SchoolRow = typeof schools.$inferSelect;
+
+export const trialStatusDto = z.object({ isExpired: z.boolean(), daysRemaining: z.number().int().nullable() });
+
+export const schoolDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  schoolCode: z.string().nullable(),
+  subscriptionPlan: z.string(),
+  subscriptionStatus: z.enum(['trial', 'active', 'expired', 'cancelled']),
+  trialEndsAt: z.string().nullable(),
+  planStartDate: z.string().nullable(),
+  planEndDate: z.string().nullable(),
+  createdAt: z.string(),
+  trialStatus: trialStatusDto,
+  isExpired: z.boolean(),
+  daysRemaining: z.number().int().nullable(),
+});
+export type SchoolDto = z.infer<typeof schoolDto>;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toSchoolDto(row: SchoolRow, now: Date): SchoolDto {
+  const status = row.subscriptionStatus as SubscriptionStatus;
+  const access = accessState({ subscriptionStatus: status, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate }, now);
+  const trial = accessState({ subscriptionStatus: 'trial', trialEndsAt: row.trialEndsAt, planEndDate: null }, now);
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    schoolCode: row.schoolCode,
+    subscriptionPlan: row.subscriptionPlan,
+    subscriptionStatus: status,
+    trialEndsAt: iso(row.trialEndsAt),
+    planStartDate: iso(row.planStartDate),
+    planEndDate: iso(row.planEndDate),
+    createdAt: row.createdAt.toISOString(),
+    trialStatus: { isExpired: trial.isExpired, daysRemaining: trial.daysRemaining },
+    isExpired: access.isExpired,
+    daysRemaining: access.daysRemaining,
+  };
+}
+
+export async function findSchool(db: Db, { schoolId }: { schoolId: string }): Promise<SchoolRow | undefined> {
+  const [row] = await db.select().from(schools).where(eq(schools.id, schoolId)).limit(1);
+  return row;
+}

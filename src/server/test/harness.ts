@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app';
+import { MovableClock } from '../clock';
+import { loadConfig, type Config } from '../config';
+import { openPglite, openPostgres, type Database } from '../db/client';
+import { createSmtpMailer } from '../mail/mailer';
+import { withDatabase } from './global-setup';
+import { startTestSmtp } from './smtp';
+
+/** A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL. */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  const pgTemplate = inject('pgTemplate');
+  if (url && pgTemplate) {
+    const name = `ledger_t_${randomUUID().replace(/-/g, '')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
+    const database = await openPostgres(withDatabase(url, name), { max: 25 });
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteTemplate'));
+  return openPglite({ loadDataDir: new Blob([dump]) });
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  clock: MovableClock;
+  config: Config;
+  smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(options: { now?: Date; env?: Record<string, string> } = {}): Promise<TestContext> {
+  const database = await openTestDatabase();
+  const smtp = await startTestSmtp();
+  const clock = new MovableClock(options.now ?? new Date('2026-04-10T05:30:00.000Z'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    APP_URL: 'http://school.test',
+    SESSION_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    SMTP_URL: smtp.url,
+    DATA_DIR: '/tmp/ledger-test-unused',
+    ...options.env,
+  });
+  const app = await buildApp({
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    clock,
+    mailer: createSmtpMailer(smtp.url, config.mailFrom),
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    smtp,
+    async close() {
+      await app.close();
+      await smtp.close();
+      await database.close();
+    },
+  };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** A small client over app.inject that keeps a bearer token, like the browser's request helper. */
+export function client(app: FastifyInstance, token?: string) {
+  const call = (method: Method, url: string, body?: unknown): Promise<LightMyRequestResponse> =>
+    app.inject({
+      method,
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, body?: unknown) => call('POST', url, body ?? {}),
+    put: (url: string, body?: unknown) => call('PUT', url, body ?? {}),
+    delete: (url: string) => call('DELETE', url),
+  };
+}
+
+let counter = 0;
+
+/**
+ * Registers a school, follows the confirmation link from the real mail, signs in; returns the
+ * token and ids. The way every school test starts.
+ */
+export async function signUpSchool(
+  ctx: TestContext,
+  overrides: Partial<{ schoolName: string; email: string; password: string; selectedPlan: 'basic' | 'standard' | 'premium' }> = {},
+) {
+  counter += 1;
+  const email = overrides.email ?? `admin${counter}-${randomUUID().slice(0, 6)}@school.test`;
+  const password = overrides.password ?? 'Secret123';
+  const schoolName = overrides.schoolName ?? `Test School ${counter}`;
+  const api = client(ctx.app);
+  const reg = await api.post('/api/school-registration', {
+    schoolName,
+    email,
+    phone: '9876543210',
+    address: 'Main Road, Srinagar',
+    password,
+    selectedPlan: overrides.selectedPlan ?? 'standard',
+  });
+  if (reg.statusCode !== 201) throw new Error(`registration failed: ${reg.statusCode} ${reg.body}`);
+  const mail = await ctx.smtp.waitFor(email, /Confirm/);
+  const token = new URL(mail.links[0]!).searchParams.get('token')!;
+  const confirm = await api.post('/api/auth/confirm-email', { token });
+  if (confirm.statusCode !== 200) throw new Error(`confirm failed: ${confirm.body}`);
+  const login = await api.post('/api/auth/login', { email, password });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  const body = login.json() as { token: string; user: { id: string; schoolId: string } };
+  return { email, password, schoolName, token: body.token, userId: body.user.id, schoolId: body.user.schoolId, api: client(ctx.app, body.token) };
+}

@@ -1,0 +1,45 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+export const WEB_DIST = path.join(ROOT, 'dist/web');
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** The web build is stale when any of its sources is newer than the built index.html. */
+export function webBuildIsStale(): boolean {
+  const built = path.join(WEB_DIST, 'index.html');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const sources = ['src/web', 'src/domain', 'index.html', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(ROOT, p));
+  return sources.some((s) => newestMtime(s) > builtAt);
+}
+
+export async function buildWebIfStale(log: (line: string) => void = console.log): Promise<void> {
+  if (!webBuildIsStale()) return;
+  log('Building the web app (first start or sources changed)…');
+  const { build } = await import('vite');
+  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  log('Web app built.');
+}
+
+/** Serves the built app; every other non-API GET gets index.html so client routes work on reload. */
+export async function serveWeb(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && !url.startsWith('/api/') && !path.extname(url)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: `No route for ${request.method} ${url}` });
+  });
+}
