@@ -16,11 +16,17 @@ import { LoginLimiter } from './auth/rate-limit';
 import { TokenSigner } from './auth/tokens';
 import type { Clock } from './clock';
 import type { Config } from './config';
+import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
-import { registerErrorHandler } from './lib/errors';
+import { apiNotFound, registerErrorHandler } from './lib/errors';
 import type { Mailer } from './mail/mailer';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
+import { feeStructureRoutes } from './fee-structures/routes';
+import { resultRoutes } from './results/routes';
+import { sessionRoutes } from './sessions/routes';
+import { studentRoutes } from './students/routes';
+import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
   db: Db;
@@ -30,6 +36,7 @@ export interface AppDeps {
   mailer: Mailer;
   tokens: TokenSigner;
   loginLimiter: LoginLimiter;
+  cipher: FieldCipher;
 }
 
 declare module 'fastify' {
@@ -38,8 +45,6 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance;
-export type RouteApp = ReturnType<FastifyInstance['withTypeProvider']> & FastifyInstance;
 
 export interface BuildOptions {
   db: Db;
@@ -48,8 +53,8 @@ export interface BuildOptions {
   clock: Clock;
   mailer: Mailer;
   logger?: FastifyServerOptions['logger'];
-  /** registers the built web app and the SPA fallback (off in API tests) */
-  web?: (app: FastifyInstance) => Promise<void>;
+  /** serve the built web app with the client-route fallback (off in API tests) */
+  web?: boolean;
 }
 
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
@@ -73,6 +78,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     mailer: options.mailer,
     tokens: new TokenSigner(options.config.sessionSecret),
     loginLimiter: new LoginLimiter(options.db, options.clock),
+    cipher: new FieldCipher(options.config.encryptionKey),
   } satisfies AppDeps);
 
   registerErrorHandler(app);
@@ -118,9 +124,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(planRoutes);
   await app.register(schoolRoutes);
   await app.register(adminRoutes);
+  await app.register(sessionRoutes);
+  await app.register(studentRoutes);
+  await app.register(feeStructureRoutes);
+  await app.register(resultRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
-  if (options.web) await options.web(app);
+  if (options.web) {
+    await serveWeb(app);
+    app.setNotFoundHandler(spaNotFound);
+  } else {
+    app.setNotFoundHandler(apiNotFound);
+  }
   return app;
 }

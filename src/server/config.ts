@@ -21,6 +21,7 @@ const envSchema = z
     ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an email address').optional(),
     ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    ENCRYPTION_KEY: z.string().min(32, 'ENCRYPTION_KEY must be at least 32 characters').optional(),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -37,6 +38,8 @@ export interface Config {
   mailFrom: string;
   admin: { email: string; password: string } | undefined;
   sessionSecret: string;
+  /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
+  encryptionKey: string;
   isDevelopment: boolean;
 }
 
@@ -66,14 +69,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
-    sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir),
+    sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
+    encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV !== 'production',
   };
 }
 
-/** Without SESSION_SECRET, a random secret is made once and kept in DATA_DIR so sign-ins survive restarts. */
-function persistentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'session-secret');
+/** Without SESSION_SECRET (or ENCRYPTION_KEY), a random secret is made once and kept in DATA_DIR so it survives restarts. */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');

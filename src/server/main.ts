@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { openAppDatabase } from './db/client';
 import { createMailer } from './mail/create';
 import { seedPlans } from './plans/queries';
-import { buildWebIfStale, serveWeb } from './web/static';
+import { buildWebIfStale } from './web/static';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     mailer: createMailer(config),
     logger: { level: config.nodeEnv === 'production' ? 'info' : 'warn' },
-    web: serveWeb,
+    web: true,
   });
   const shutdown = async () => {
     await app.close();

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiNotFound } from '../lib/errors';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 export const WEB_DIST = path.join(ROOT, 'dist/web');
@@ -35,11 +36,12 @@ export async function buildWebIfStale(log: (line: string) => void = console.log)
 /** Serves the built app; every other non-API GET gets index.html so client routes work on reload. */
 export async function serveWeb(app: FastifyInstance): Promise<void> {
   await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false, index: ['index.html'] });
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '';
-    if (request.method === 'GET' && !url.startsWith('/api/') && !path.extname(url)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.status(404).send({ error: `No route for ${request.method} ${url}` });
-  });
+}
+
+export function spaNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const url = request.url.split('?')[0] ?? '';
+  if ((request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/') && !path.extname(url)) {
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  }
+  return apiNotFound(request, reply);
 }

@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { schools } from './platform';
+
+/** Academic sessions (ruling 8): `2025-2026`, April to March by default, exactly one active per school. */
+export const academicSessions = pgTable(
+  'academic_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    name: text('name').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    isPromotionCompleted: boolean('is_promotion_completed').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('academic_sessions_school_name_unique').on(t.schoolId, t.name),
+    uniqueIndex('academic_sessions_one_active').on(t.schoolId).where(sql`${t.isActive}`),
+  ],
+);
+
+/**
+ * A student: the person, and their current placement (class, section, roll number, session),
+ * kept equal to their newest enrollment so the everyday lookups need no join.
+ */
+export const students = pgTable(
+  'students',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    admissionNumber: text('admission_number'),
+    name: text('name').notNull(),
+    /** canonical class name (ruling 7): Nursery, LKG, UKG, Class 1 … Class 12 */
+    className: text('class_name').notNull(),
+    section: text('section').notNull().default('A'),
+    rollNumber: integer('roll_number').notNull(),
+    sessionId: uuid('session_id').references(() => academicSessions.id),
+    fatherName: text('father_name').notNull().default(''),
+    motherName: text('mother_name').notNull().default(''),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    mobileNumber: text('mobile_number').notNull().default(''),
+    /** AES-256-GCM ciphertext (ruling 24); shown masked from aadhaarLast4 */
+    aadhaarEncrypted: text('aadhaar_encrypted'),
+    aadhaarLast4: text('aadhaar_last4'),
+    residence: text('residence').notNull().default(''),
+    parentName: text('parent_name').notNull().default(''),
+    parentPhone: text('parent_phone').notNull().default(''),
+    parentEmail: text('parent_email').notNull().default(''),
+    parentWhatsApp: text('parent_whatsapp').notNull().default(''),
+    monthlyBusFeePaise: bigint('monthly_bus_fee_paise', { mode: 'number' }).notNull().default(0),
+    enrollmentDate: date('enrollment_date', { mode: 'string' }),
+    /** active, passout (graduated or discharged: in the Passouts tab with their dues) */
+    status: text('status', { enum: ['active', 'passout'] }).notNull().default('active'),
+    enableSmsReminders: boolean('enable_sms_reminders').notNull().default(true),
+    enableWhatsappReminders: boolean('enable_whatsapp_reminders').notNull().default(true),
+    reminderPreference: text('reminder_preference', { enum: ['sms', 'whatsapp', 'both'] }).notNull().default('both'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
+    index('students_school_name_idx').on(t.schoolId, t.name),
+    uniqueIndex('students_school_admission_unique').on(t.schoolId, t.admissionNumber).where(sql`${t.admissionNumber} is not null`),
+  ],
+);
+
+/**
+ * Where a student sat in each session: results and fee status of an old session read the class
+ * of that session from here, not the student's class today.
+ */
+export const studentEnrollments = pgTable(
+  'student_enrollments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    sessionId: uuid('session_id').notNull().references(() => academicSessions.id),
+    className: text('class_name').notNull(),
+    section: text('section').notNull(),
+    rollNumber: integer('roll_number').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('student_enrollments_student_session_unique').on(t.schoolId, t.studentId, t.sessionId),
+    uniqueIndex('student_enrollments_roll_unique').on(t.schoolId, t.sessionId, t.className, t.section, t.rollNumber),
+  ],
+);
+
+/** The last roll number handed out per school, session, class and section (ruling 10): never reused. */
+export const rollCounters = pgTable(
+  'roll_counters',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    sessionId: uuid('session_id').notNull().references(() => academicSessions.id),
+    className: text('class_name').notNull(),
+    section: text('section').notNull(),
+    lastRoll: integer('last_roll').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.sessionId, t.className, t.section] })],
+);
+
+/** What a class pays in a session: tuition per month, the yearly heads once (operations §3). */
+export const classFeeStructures = pgTable(
+  'class_fee_structures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    className: text('class_name').notNull(),
+    /** `2025-2026` */
+    academicYear: text('academic_year').notNull(),
+    monthlyTuitionFeePaise: bigint('monthly_tuition_fee_paise', { mode: 'number' }).notNull().default(0),
+    yearlyFeePaise: bigint('yearly_fee_paise', { mode: 'number' }).notNull().default(0),
+    examFeePaise: bigint('exam_fee_paise', { mode: 'number' }).notNull().default(0),
+    booksFeePaise: bigint('books_fee_paise', { mode: 'number' }).notNull().default(0),
+    uniformFeePaise: bigint('uniform_fee_paise', { mode: 'number' }).notNull().default(0),
+    miscFeePaise: bigint('misc_fee_paise', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('class_fee_structures_school_class_year_unique').on(t.schoolId, t.className, t.academicYear)],
+);

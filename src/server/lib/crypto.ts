@@ -1,0 +1,30 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * AES-256-GCM for personal numbers at rest (Aadhaar, ruling 24). The key is derived from
+ * ENCRYPTION_KEY (or the generated one kept in DATA_DIR); the stored text is v1.iv.tag.ciphertext.
+ */
+export class FieldCipher {
+  private readonly key: Buffer;
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(`field-cipher:${secret}`).digest();
+  }
+  encrypt(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  }
+  decrypt(stored: string): string {
+    const [version, iv, tag, data] = stored.split('.');
+    if (version !== 'v1' || !iv || !tag || !data) throw new Error('Unknown cipher text');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+/** `XXXX XXXX 1234` */
+export function maskAadhaar(last4: string | null): string | null {
+  return last4 ? `XXXX XXXX ${last4}` : null;
+}

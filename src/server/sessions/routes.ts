@@ -1,0 +1,3 @@
+import type { FastifyInstance } from 'fastify';
+
+export async function sessionRoutes(_fastify: FastifyInstance): Promise<void> {}

@@ -1,0 +1,60 @@
+import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
+import { ErrorScreen } from '@/web/components/error-boundary';
+import { HomeRedirect, RedirectIfSignedIn, RequireRole } from './guards';
+
+function RouteError() {
+  return <ErrorScreen error={useRouteError()} />;
+}
+
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => async () => {
+  const module = await load();
+  return { Component: module[name] as React.ComponentType };
+};
+
+/** The route table of platform §2 and operations §2. */
+export const router = createBrowserRouter([
+  {
+    element: <Outlet />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <HomeRedirect /> },
+      {
+        path: '/login',
+        element: <RedirectIfSignedIn><Outlet /></RedirectIfSignedIn>,
+        children: [{ index: true, lazy: page(() => import('@/web/features/auth/login-page'), 'LoginPage') }],
+      },
+      {
+        path: '/admin-login',
+        element: <RedirectIfSignedIn><Outlet /></RedirectIfSignedIn>,
+        children: [{ index: true, lazy: page(() => import('@/web/features/auth/admin-login-page'), 'AdminLoginPage') }],
+      },
+      { path: '/register', lazy: page(() => import('@/web/features/auth/register-page'), 'RegisterPage') },
+      { path: '/forgot-password', lazy: page(() => import('@/web/features/auth/forgot-password-page'), 'ForgotPasswordPage') },
+      { path: '/reset-password', lazy: page(() => import('@/web/features/auth/reset-password-page'), 'ResetPasswordPage') },
+      { path: '/confirm-email', lazy: page(() => import('@/web/features/auth/confirm-email-page'), 'ConfirmEmailPage') },
+      {
+        path: '/subscription-required/:schoolId?',
+        lazy: page(() => import('@/web/features/subscription/subscription-required-page'), 'SubscriptionRequiredPage'),
+      },
+      { path: '/contact', lazy: page(() => import('@/web/features/public/contact-page'), 'ContactPage') },
+      { path: '/privacy', lazy: page(() => import('@/web/features/public/policy-pages'), 'PrivacyPage') },
+      { path: '/terms', lazy: page(() => import('@/web/features/public/policy-pages'), 'TermsPage') },
+      { path: '/refunds', lazy: page(() => import('@/web/features/public/policy-pages'), 'RefundsPage') },
+      { path: '/shipping', lazy: page(() => import('@/web/features/public/policy-pages'), 'ShippingPage') },
+      {
+        element: <RequireRole role="master_admin"><Outlet /></RequireRole>,
+        children: [{ path: '/admin/dashboard', lazy: page(() => import('@/web/features/admin/admin-dashboard-page'), 'AdminDashboardPage') }],
+      },
+      {
+        element: <RequireRole role="school_admin"><Outlet /></RequireRole>,
+        children: [
+          { path: '/school/dashboard', lazy: page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage') },
+          { path: '/dashboard', lazy: page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage') },
+          { path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') },
+          { path: '/school/settings', lazy: page(() => import('@/web/features/settings/settings-page'), 'SettingsPage') },
+        ],
+      },
+      { path: '*', lazy: page(() => import('@/web/features/public/not-found-page'), 'NotFoundPage') },
+    ],
+  },
+]);

@@ -1,0 +1,3 @@
+export function AdminDashboardPage() {
+  return <p className="p-6">Master admin</p>;
+}

@@ -1,0 +1,3 @@
+export function AdminLoginPage() {
+  return <p className="p-6">AdminLoginPage</p>;
+}

@@ -1,0 +1,3 @@
+export function ConfirmEmailPage() {
+  return <p className="p-6">ConfirmEmailPage</p>;
+}

@@ -1,0 +1,3 @@
+export function ForgotPasswordPage() {
+  return <p className="p-6">ForgotPasswordPage</p>;
+}

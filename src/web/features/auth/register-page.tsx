@@ -1,0 +1,3 @@
+export function RegisterPage() {
+  return <p className="p-6">RegisterPage</p>;
+}

@@ -1,0 +1,3 @@
+export function ResetPasswordPage() {
+  return <p className="p-6">ResetPasswordPage</p>;
+}

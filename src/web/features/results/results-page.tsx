@@ -1,0 +1,3 @@
+export function ResultsPage() {
+  return <p className="p-6">Results</p>;
+}

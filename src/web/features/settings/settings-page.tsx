@@ -1,0 +1,3 @@
+export function SettingsPage() {
+  return <p className="p-6">Settings</p>;
+}

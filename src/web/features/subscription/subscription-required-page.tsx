@@ -1,0 +1,3 @@
+export function SubscriptionRequiredPage() {
+  return <p className="p-6">Subscription Required</p>;
+}

@@ -1,0 +1,26 @@
+import { formatINR, parseRupees, type Paise } from '@/domain/money';
+
+/** Formats a wire amount ("1500.00") as "₹1,500.00"; en-IN only at the edge. */
+export function rupees(amount: string | null | undefined, options: { decimals?: boolean } = {}): string {
+  const value = amount == null ? null : parseRupees(amount);
+  return value === null ? '—' : formatINR(value, options);
+}
+
+export function paiseOf(amount: string | null | undefined): Paise | null {
+  return amount == null ? null : parseRupees(amount);
+}
+
+const dateFmt = new Intl.DateTimeFormat('en-IN', { day: '2-digit', month: 'short', year: 'numeric' });
+const longFmt = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
+
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '—';
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '—' : dateFmt.format(d);
+}
+
+export function formatLongDate(value: string | Date | null | undefined): string {
+  if (!value) return '—';
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '—' : longFmt.format(d);
+}

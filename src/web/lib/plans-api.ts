@@ -1,0 +1,17 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './request';
+
+export interface Plan {
+  id: 'basic' | 'standard' | 'premium';
+  name: string;
+  monthlyPrice: string;
+  yearlyPrice: string;
+  studentLimit: number | 'unlimited';
+  features: string[];
+  recommended: boolean;
+}
+
+/** The plan catalogue (ruling 11): every screen that shows a price reads it from here. */
+export const plansQuery = () => queryOptions({ queryKey: ['/api/plans'], queryFn: () => api.get<Plan[]>('/api/plans', { token: null }), staleTime: 10 * 60_000 });
+
+export const studentLimitText = (limit: Plan['studentLimit']) => (limit === 'unlimited' ? 'Unlimited students' : `Up to ${limit} students`);
