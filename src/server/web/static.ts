@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiNotFound } from '../lib/errors';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
-export const WEB_DIST = path.join(ROOT, 'dist/web');
+/** WEB_DIST lets parallel test runs build into their own folder. */
+export const webDist = () => (process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(ROOT, 'dist/web'));
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -18,7 +19,7 @@ function newestMtime(entry: string): number {
 
 /** The web build is stale when any of its sources is newer than the built index.html. */
 export function webBuildIsStale(): boolean {
-  const built = path.join(WEB_DIST, 'index.html');
+  const built = path.join(webDist(), 'index.html');
   if (!existsSync(built)) return true;
   const builtAt = statSync(built).mtimeMs;
   const sources = ['src/web', 'src/domain', 'index.html', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(ROOT, p));
@@ -27,15 +28,19 @@ export function webBuildIsStale(): boolean {
 
 export async function buildWebIfStale(log: (line: string) => void = console.log): Promise<void> {
   if (!webBuildIsStale()) return;
+  await buildWeb(log);
+}
+
+export async function buildWeb(log: (line: string) => void = console.log): Promise<void> {
   log('Building the web app (first start or sources changed)…');
   const { build } = await import('vite');
-  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir: webDist(), emptyOutDir: true } });
   log('Web app built.');
 }
 
 /** Serves the built app; every other non-API GET gets index.html so client routes work on reload. */
 export async function serveWeb(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false, index: ['index.html'] });
+  await app.register(fastifyStatic, { root: webDist(), prefix: '/', wildcard: false, index: ['index.html'] });
 }
 
 export function spaNotFound(request: FastifyRequest, reply: FastifyReply) {
