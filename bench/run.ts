@@ -1,0 +1,194 @@
+/**
+ * npm run bench [-- --only students,fees --sizes 2000,60000]
+ * Runs every bench/*.bench.ts against the app on a loopback port, on the embedded database (a fresh
+ * PGlite in a temporary folder) or on PostgreSQL when DATABASE_URL is set (a fresh database there),
+ * prints a table and writes bench/results/<time>-<db>.json with the machine's cores and memory.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/server/app';
+import { hashPassword } from '../src/server/auth/passwords';
+import { createSessionRow } from '../src/server/auth/queries';
+import { MovableClock } from '../src/server/clock';
+import { loadConfig } from '../src/server/config';
+import { migrateDatabase, openPglite, openPostgres, type Database } from '../src/server/db/client';
+import { schools, users } from '../src/server/db/schema';
+import { createOutboxMailer } from '../src/server/mail/mailer';
+import { seedPlans } from '../src/server/plans/queries';
+import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, sizes: { type: 'string', default: '2000,60000' } },
+});
+const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
+const only = values.only?.split(',');
+
+const benchDir = path.dirname(new URL(import.meta.url).pathname);
+const files = readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => !only || only.includes(f.replace('.bench.ts', '')))
+  .sort();
+
+async function openDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `ledger_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    const database = await openPostgres(u.toString(), { max: 60 });
+    return {
+      database,
+      cleanup: async () => {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
+  const database = await openPglite({ dataDir: dir });
+  return {
+    database,
+    cleanup: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const { database, cleanup } = await openDatabase();
+await migrateDatabase(database);
+await seedPlans(database.db);
+const clock = new MovableClock();
+const config = loadConfig({
+  NODE_ENV: 'production',
+  SESSION_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
+  ENCRYPTION_KEY: 'bench-encryption-key-that-is-long-enough-000',
+  DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-data'),
+});
+const app = await buildApp({
+  db: database.db,
+  dbKind: database.kind,
+  config,
+  clock,
+  mailer: createOutboxMailer(path.join(os.tmpdir(), 'ledger-bench-outbox'), config.mailFrom, () => {}),
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const passwordHash = await hashPassword('BenchPass123');
+
+const ctx: BenchContext = {
+  app,
+  baseUrl,
+  db: database.db,
+  dbKind: database.kind,
+  clock,
+  sizes,
+  log: (line) => console.log(line),
+  async createSchool(name) {
+    const now = clock.now();
+    const [school] = await database.db
+      .insert(schools)
+      .values({ name, email: `${randomUUID()}@bench.test`, subscriptionPlan: 'premium', subscriptionStatus: 'active', planStartDate: now, planEndDate: new Date(now.getTime() + 365 * 86_400_000) })
+      .returning();
+    const [user] = await database.db
+      .insert(users)
+      .values({ schoolId: school!.id, email: school!.email, username: name, passwordHash, role: 'school_admin', emailConfirmedAt: now })
+      .returning();
+    await database.db.update(users).set({ hasSeenOnboarding: true }).where(eq(users.id, user!.id));
+    const session = await createSessionRow(database.db, { userId: user!.id, schoolId: school!.id, kind: 'session', now });
+    const token = await app.deps.tokens.sign(
+      { sid: session.id, uid: user!.id, schoolId: school!.id, role: 'school_admin', kind: 'session' },
+      new Date(now.getTime() + 7 * 86_400_000),
+      now,
+    );
+    return { schoolId: school!.id, token, userId: user!.id };
+  },
+  async load(options: LoadOptions): Promise<BenchRow> {
+    const result = await autocannon({
+      url: `${baseUrl}${options.path}`,
+      method: options.method ?? 'GET',
+      connections: options.connections ?? 50,
+      ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    const errors = result.errors + result.timeouts + result.non2xx;
+    const row: BenchRow = {
+      name: options.name,
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors,
+    };
+    if (options.target) {
+      row.target = options.target.label;
+      row.met =
+        errors === 0 &&
+        (options.target.p99Ms === undefined || result.latency.p99 < options.target.p99Ms) &&
+        (options.target.p50Ms === undefined || result.latency.p50 < options.target.p50Ms);
+    }
+    return row;
+  },
+  async time(name, fn, target) {
+    const start = performance.now();
+    const value = await fn();
+    const ms = Math.round(performance.now() - start);
+    const row: BenchRow = { name, ms, ...(target ? { target: target.label, met: ms < target.ms } : {}) };
+    return { row, value };
+  },
+};
+
+const rows: BenchRow[] = [];
+try {
+  for (const file of files) {
+    console.log(`\n▶ ${file} (${database.kind})`);
+    const module = (await import(path.join(benchDir, file))) as BenchModule;
+    const produced = await module.run(ctx);
+    rows.push(...produced);
+    for (const r of produced) console.log(`  ${formatRow(r)}`);
+  }
+} finally {
+  await app.close();
+  await cleanup();
+}
+
+function formatRow(r: BenchRow): string {
+  const figures = r.ms !== undefined ? `${r.ms} ms` : `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`;
+  const verdict = r.target ? ` [${r.met ? 'met' : 'MISSED'}: ${r.target}]` : '';
+  return `${r.name}: ${figures}${verdict}${r.note ? ` (${r.note})` : ''}`;
+}
+
+console.log(`\nBenchmark on ${database.kind}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
+console.table(
+  rows.map((r) => ({
+    benchmark: r.name,
+    'req/s': r.requestsPerSecond ?? '',
+    'p50 ms': r.p50Ms ?? '',
+    'p99 ms': r.p99Ms ?? '',
+    errors: r.errors ?? '',
+    ms: r.ms ?? '',
+    target: r.target ?? '',
+    met: r.target ? (r.met ? 'yes' : 'NO') : '',
+  })),
+);
+const out = path.join(benchDir, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${database.kind}.json`);
+writeFileSync(
+  out,
+  JSON.stringify({ date: new Date().toISOString(), database: database.kind, machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) }, sizes, rows }, null, 2),
+);
+console.log(`Figures written to ${path.relative(process.cwd(), out)}`);
+process.exit(0);
