@@ -1,2 +1,3 @@
 export * from './platform';
 export * from './students';
+export * from './results';
