@@ -41,6 +41,12 @@ export interface Config {
   /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
   encryptionKey: string;
   isDevelopment: boolean;
+  /**
+   * Development without a mail server: the forgot-password answer carries the reset link so a
+   * newcomer can use it. Never with SMTP configured, so a deployment that forgot NODE_ENV does not
+   * hand out reset links to anyone who asks.
+   */
+  revealResetTokens: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -71,7 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
-    isDevelopment: e.NODE_ENV !== 'production',
+    isDevelopment: e.NODE_ENV === 'development',
+    revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
   };
 }
 

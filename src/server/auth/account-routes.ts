@@ -159,8 +159,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const token = await issueMailToken(db, { userId: user.id, schoolId: user.schoolId, purpose: 'reset_password', now });
       const resetUrl = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
       await sendOrLog(() => mailer.send(resetMail(user.email, resetUrl)), request.log);
-      // development only: the page shows the token so a newcomer can reset without a mail server
-      return config.isDevelopment ? { message: FORGOT_MESSAGE, resetToken: token, resetUrl } : { message: FORGOT_MESSAGE };
+      // development without a mail server only: the page shows the link so a newcomer can reset
+      return config.revealResetTokens ? { message: FORGOT_MESSAGE, resetToken: token, resetUrl } : { message: FORGOT_MESSAGE };
     },
   );
 
