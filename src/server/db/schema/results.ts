@@ -49,7 +49,8 @@ export const results = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     schoolId: uuid('school_id').notNull().references(() => schools.id),
-    studentId: uuid('student_id').notNull().references(() => students.id),
+    // deleting a student (irreversible, operations §4) takes their marks with them
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
     sessionId: uuid('session_id').notNull().references(() => academicSessions.id),
     subjectId: uuid('subject_id').notNull().references(() => subjects.id),
     f1Halves: smallint('f1_halves'),
