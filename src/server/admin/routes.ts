@@ -13,7 +13,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/admin/schools',
     {
-      preHandler: requireMaster,
+      onRequest: requireMaster,
       schema: {
         tags: ['admin'],
         summary: 'Every school with its plan and trial clock (master administrator)',
@@ -31,7 +31,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/admin/users',
     {
-      preHandler: requireMaster,
+      onRequest: requireMaster,
       schema: {
         tags: ['admin'],
         summary: 'Every user account (master administrator)',

@@ -192,7 +192,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/auth/change-password',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { allowWhenExpired: true },
       schema: {
         tags: ['settings'],
@@ -223,7 +223,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/auth/change-email',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { allowWhenExpired: true },
       schema: {
         tags: ['settings'],

@@ -93,13 +93,18 @@ function isWrite(request: FastifyRequest): boolean {
   return request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
 }
 
-/** preHandler: any signed-in user. */
+/**
+ * Route guards run as `onRequest` hooks, before the body is read or validated, so a request without
+ * a session learns nothing but 401.
+ */
+
+/** Route guard: any signed-in user. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.auth) throw unauthorized();
 }
 
 /**
- * preHandler for every school route: a school administrator's session, and on writes a school
+ * Route guard for every school route: a school administrator's session, and on writes a school
  * whose trial or plan is still running (402 otherwise, with the way to renew).
  */
 export async function requireSchool(request: FastifyRequest, _reply: FastifyReply): Promise<void> {

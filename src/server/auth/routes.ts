@@ -158,7 +158,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/auth/me',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user and their school',
@@ -203,7 +203,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/auth/complete-onboarding',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { allowWhenExpired: true },
       schema: {
         tags: ['auth'],

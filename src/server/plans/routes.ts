@@ -48,7 +48,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/trial-status',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['plans'],
         summary: "The school's trial or plan clock",

@@ -17,7 +17,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/api/schools/update-info',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['settings'],
         summary: "Update the school's name, phone, address and school code",
