@@ -1,3 +1,4 @@
 export * from './platform';
 export * from './students';
 export * from './results';
+export * from './ledger';

@@ -1,0 +1,336 @@
+import {
+  EXTRA_HEADS,
+  isMonthlyHead,
+  isYearlyHead,
+  YEARLY_HEADS,
+  type ExtraHead,
+  type FeeHead,
+  type MonthlyHead,
+  type YearlyHead,
+} from './ledger';
+import { paise, ZERO, type Paise } from './money';
+import type { SessionMonth } from './sessions';
+
+/**
+ * Outstanding = expected − received − concessions (ruling 6), the one function every screen and
+ * every move reads: fee status, outstanding-fees, promotion, rollover, discharge and passouts.
+ *
+ * - Expected: the class structure of the student's class in that session (tuition for every month
+ *   of the session, the five yearly heads once) plus the student's own bus fee for every month.
+ * - Received: live receipt lines of that student and session. A line counts towards the head and
+ *   month it names; more than expected is kept as `excess`, never as a negative balance.
+ * - Concessions (operations §9 "discount per month"): once a monthly head is recorded for a month
+ *   (any amount above 0), the month is settled for that head and whatever is short of the expected
+ *   amount is a discount given. A month's head with nothing recorded is still owed.
+ * - Horizons: `tillDate` counts the session's months up to `asOfMonth` (yearly heads are due in full
+ *   from the session's first month); `annual` counts every month of the session.
+ */
+
+export interface FeeStructureAmounts {
+  monthlyTuition: Paise;
+  yearly: Record<YearlyHead, Paise>;
+}
+
+export interface AccountLine {
+  head: FeeHead;
+  /** `2025-04` for monthly heads, null otherwise */
+  period: string | null;
+  amount: Paise;
+  paidOn: string;
+}
+
+export interface SessionAccountInput {
+  months: SessionMonth[];
+  /** `YYYY-MM`: the current month for the till-date horizon */
+  asOfMonth: string;
+  /** null when the class has no fee structure for that session: nothing is expected */
+  structure: FeeStructureAmounts | null;
+  busFee: Paise;
+  /** live lines of this student for this session; previous-balance lines are ignored here */
+  lines: AccountLine[];
+}
+
+export interface HeadPosition {
+  expected: Paise;
+  paid: Paise;
+  /** the part of `paid` that meets the expectation */
+  applied: Paise;
+  /** paid beyond the expectation */
+  excess: Paise;
+  /** shortfall forgiven once the head was recorded (monthly heads only) */
+  concession: Paise;
+  outstanding: Paise;
+  recorded: boolean;
+  /** latest payment date among the lines */
+  paidOn: string | null;
+}
+
+export type MonthStatus = 'Paid' | 'Partial' | 'Pending' | 'Not Recorded';
+
+export interface MonthPosition {
+  key: string;
+  month: SessionMonth['month'];
+  year: number;
+  /** on or before the till-date month */
+  due: boolean;
+  tuition: HeadPosition;
+  bus: HeadPosition;
+  /** operations §9: (expected tuition − paid tuition) + (expected bus − paid bus), where positive, for recorded heads */
+  discount: Paise;
+  outstanding: Paise;
+  status: MonthStatus;
+}
+
+export type YearlyHeadStatus = 'paid' | 'pending' | 'not_applicable';
+
+export interface YearlyPosition extends HeadPosition {
+  head: YearlyHead;
+  status: YearlyHeadStatus;
+}
+
+export interface HorizonTotals {
+  expected: Paise;
+  applied: Paise;
+  concessions: Paise;
+  outstanding: Paise;
+  monthlyExpected: Paise;
+  monthlyOutstanding: Paise;
+  yearlyExpected: Paise;
+  yearlyOutstanding: Paise;
+}
+
+export interface SessionAccount {
+  months: MonthPosition[];
+  yearly: YearlyPosition[];
+  yearlyStatus: 'paid' | 'partial' | 'pending';
+  yearlyPaidCount: number;
+  yearlyApplicableCount: number;
+  extras: Array<{ head: ExtraHead; paid: Paise }>;
+  tillDate: HorizonTotals;
+  annual: HorizonTotals;
+  /** every live line of the session (excluding previous-balance lines) */
+  totalPaid: Paise;
+  monthlyPaid: Paise;
+  yearlyPaid: Paise;
+  extrasPaid: Paise;
+  /** payments for monthly heads naming a month outside the session (kept, never lost) */
+  unplacedPaid: Paise;
+  totalMonths: number;
+  monthsPaid: number;
+  monthsPending: number;
+  /** monthly heads paid ÷ months with something recorded */
+  averageMonthly: Paise;
+  totalDiscount: Paise;
+}
+
+const p = (n: number) => paise(n);
+
+function position(expected: Paise, paid: Paise, paidOn: string | null, concedeShortfall: boolean): HeadPosition {
+  const recorded = paid > 0;
+  const applied = p(Math.min(paid, expected));
+  const excess = p(paid - applied);
+  const shortfall = p(expected - applied);
+  const concession = recorded && concedeShortfall ? shortfall : ZERO;
+  return { expected, paid, applied, excess, concession, outstanding: p(shortfall - concession), recorded, paidOn };
+}
+
+function emptyTotals(): HorizonTotals {
+  return {
+    expected: ZERO,
+    applied: ZERO,
+    concessions: ZERO,
+    outstanding: ZERO,
+    monthlyExpected: ZERO,
+    monthlyOutstanding: ZERO,
+    yearlyExpected: ZERO,
+    yearlyOutstanding: ZERO,
+  };
+}
+
+function addMonth(t: HorizonTotals, m: MonthPosition): void {
+  for (const h of [m.tuition, m.bus]) {
+    t.expected = p(t.expected + h.expected);
+    t.applied = p(t.applied + h.applied);
+    t.concessions = p(t.concessions + h.concession);
+    t.outstanding = p(t.outstanding + h.outstanding);
+    t.monthlyExpected = p(t.monthlyExpected + h.expected);
+    t.monthlyOutstanding = p(t.monthlyOutstanding + h.outstanding);
+  }
+}
+
+function addYearly(t: HorizonTotals, y: YearlyPosition): void {
+  t.expected = p(t.expected + y.expected);
+  t.applied = p(t.applied + y.applied);
+  t.outstanding = p(t.outstanding + y.outstanding);
+  t.yearlyExpected = p(t.yearlyExpected + y.expected);
+  t.yearlyOutstanding = p(t.yearlyOutstanding + y.outstanding);
+}
+
+const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
+
+export function computeSessionAccount(input: SessionAccountInput): SessionAccount {
+  const monthly = new Map<string, { paid: number; paidOn: string | null }>();
+  const yearlyPaid = new Map<YearlyHead, { paid: number; paidOn: string | null }>();
+  const extrasPaid = new Map<ExtraHead, number>();
+  const monthKeys = new Set(input.months.map((m) => m.key));
+  let totalPaid = 0;
+  let unplaced = 0;
+
+  for (const line of input.lines) {
+    if (line.head === 'previous_balance') continue;
+    totalPaid += line.amount;
+    if (isMonthlyHead(line.head)) {
+      if (!line.period || !monthKeys.has(line.period)) {
+        unplaced += line.amount;
+        continue;
+      }
+      const key = `${line.head}:${line.period}`;
+      const cur = monthly.get(key) ?? { paid: 0, paidOn: null };
+      monthly.set(key, { paid: cur.paid + line.amount, paidOn: later(cur.paidOn, line.paidOn) });
+    } else if (isYearlyHead(line.head)) {
+      const cur = yearlyPaid.get(line.head) ?? { paid: 0, paidOn: null };
+      yearlyPaid.set(line.head, { paid: cur.paid + line.amount, paidOn: later(cur.paidOn, line.paidOn) });
+    } else {
+      const head = line.head as ExtraHead;
+      extrasPaid.set(head, (extrasPaid.get(head) ?? 0) + line.amount);
+    }
+  }
+
+  const tuitionExpected = input.structure?.monthlyTuition ?? ZERO;
+  const tillDate = emptyTotals();
+  const annual = emptyTotals();
+  let monthlyPaidTotal = 0;
+  let monthsPaid = 0;
+  let monthsRecorded = 0;
+  let totalDiscount = 0;
+
+  const months: MonthPosition[] = input.months.map((m) => {
+    const due = m.key <= input.asOfMonth;
+    const headPos = (head: MonthlyHead, expected: Paise) => {
+      const got = monthly.get(`${head}:${m.key}`) ?? { paid: 0, paidOn: null };
+      return position(expected, p(got.paid), got.paidOn, true);
+    };
+    const tuition = headPos('tuition', tuitionExpected);
+    const bus = headPos('bus', input.busFee);
+    const discount = p(tuition.concession + bus.concession);
+    const outstanding = p(tuition.outstanding + bus.outstanding);
+    const recorded = tuition.recorded || bus.recorded;
+    let status: MonthStatus;
+    if (recorded) status = outstanding === 0 ? 'Paid' : 'Partial';
+    else if (due && tuition.expected + bus.expected > 0) status = 'Pending';
+    else status = 'Not Recorded';
+    const pos: MonthPosition = { key: m.key, month: m.month, year: m.year, due, tuition, bus, discount, outstanding, status };
+    addMonth(annual, pos);
+    if (due) addMonth(tillDate, pos);
+    monthlyPaidTotal += tuition.paid + bus.paid;
+    totalDiscount += discount;
+    if (status === 'Paid') monthsPaid += 1;
+    if (recorded) monthsRecorded += 1;
+    return pos;
+  });
+
+  const yearlyDue = input.months.length > 0 && input.months[0]!.key <= input.asOfMonth;
+  let yearlyPaidTotal = 0;
+  let yearlyPaidCount = 0;
+  let yearlyApplicable = 0;
+  const yearly: YearlyPosition[] = YEARLY_HEADS.map((head) => {
+    const got = yearlyPaid.get(head) ?? { paid: 0, paidOn: null };
+    const expected = input.structure?.yearly[head] ?? ZERO;
+    const pos = position(expected, p(got.paid), got.paidOn, false);
+    const status: YearlyHeadStatus = pos.recorded ? 'paid' : expected > 0 ? 'pending' : 'not_applicable';
+    const y: YearlyPosition = { ...pos, head, status };
+    addYearly(annual, y);
+    if (yearlyDue) addYearly(tillDate, y);
+    yearlyPaidTotal += got.paid;
+    if (status !== 'not_applicable') yearlyApplicable += 1;
+    if (status === 'paid') yearlyPaidCount += 1;
+    return y;
+  });
+  const yearlyStatus = yearlyApplicable > 0 && yearlyPaidCount === yearlyApplicable ? 'paid' : yearlyPaidCount > 0 ? 'partial' : 'pending';
+
+  const extras = EXTRA_HEADS.filter((h) => extrasPaid.has(h)).map((head) => ({ head, paid: p(extrasPaid.get(head)!) }));
+  const extrasTotal = extras.reduce((s, e) => s + e.paid, 0);
+
+  return {
+    months,
+    yearly,
+    yearlyStatus,
+    yearlyPaidCount,
+    yearlyApplicableCount: yearlyApplicable,
+    extras,
+    tillDate,
+    annual,
+    totalPaid: p(totalPaid),
+    monthlyPaid: p(monthlyPaidTotal),
+    yearlyPaid: p(yearlyPaidTotal),
+    extrasPaid: p(extrasTotal),
+    unplacedPaid: p(unplaced),
+    totalMonths: months.length,
+    monthsPaid,
+    monthsPending: months.length - monthsPaid,
+    averageMonthly: monthsRecorded > 0 ? p(Math.floor(monthlyPaidTotal / monthsRecorded)) : ZERO,
+    totalDiscount: p(totalDiscount),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Balances carried forward (ruling 9) and passout dues
+// ---------------------------------------------------------------------------------------------
+
+export interface CarriedBalance {
+  /** the session the balance was left in */
+  sessionId: string;
+  academicYear: string;
+  monthly: Paise;
+  yearly: Paise;
+}
+
+export interface CarriedBalancePosition extends CarriedBalance {
+  recorded: Paise;
+  paid: Paise;
+  monthlyRemaining: Paise;
+  yearlyRemaining: Paise;
+  remaining: Paise;
+}
+
+/**
+ * What is left of each carried balance after the live previous-balance lines paid against it.
+ * A payment settles the monthly part first, then the yearly part.
+ */
+export function carriedBalancePositions(rows: CarriedBalance[], paidBySession: ReadonlyMap<string, number>): CarriedBalancePosition[] {
+  return rows.map((row) => {
+    const recorded = p(row.monthly + row.yearly);
+    const paid = p(Math.min(paidBySession.get(row.sessionId) ?? 0, recorded));
+    const toMonthly = Math.min(paid, row.monthly);
+    const monthlyRemaining = p(row.monthly - toMonthly);
+    const yearlyRemaining = p(row.yearly - (paid - toMonthly));
+    return { ...row, recorded, paid, monthlyRemaining, yearlyRemaining, remaining: p(monthlyRemaining + yearlyRemaining) };
+  });
+}
+
+/**
+ * Splits a payment towards carried balances over the open ones, oldest first. Returns null when
+ * the payment is more than what is left: the ledger never carries a negative balance.
+ */
+export function allocateCarriedPayment(
+  open: ReadonlyArray<{ sessionId: string; remaining: Paise }>,
+  amount: Paise,
+): Array<{ sessionId: string; amount: Paise }> | null {
+  const total = open.reduce((s, r) => s + r.remaining, 0);
+  if (amount <= 0 || amount > total) return null;
+  const out: Array<{ sessionId: string; amount: Paise }> = [];
+  let left = amount as number;
+  for (const row of open) {
+    if (left === 0) break;
+    const take = Math.min(left, row.remaining);
+    if (take > 0) out.push({ sessionId: row.sessionId, amount: p(take) });
+    left -= take;
+  }
+  return out;
+}
+
+/** The earliest month of the session whose head is still short of its expected amount; else the last month. */
+export function nextUnpaidMonth(account: SessionAccount, head: MonthlyHead): string | null {
+  const open = account.months.find((m) => m[head].expected > 0 && m[head].paid < m[head].expected);
+  return open?.key ?? account.months.at(-1)?.key ?? null;
+}
