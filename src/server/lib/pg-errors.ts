@@ -11,3 +11,4 @@ function pgCode(error: unknown): string | undefined {
 
 export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
 export const isSerializationFailure = (error: unknown) => pgCode(error) === '40001' || pgCode(error) === '40P01';
+export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
