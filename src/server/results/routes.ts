@@ -30,7 +30,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/results/subjects',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -56,7 +56,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/results/subjects',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -80,7 +80,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/api/results/subjects/order',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -105,7 +105,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/api/results/subjects/:id',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -130,7 +130,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/api/results/subjects/:id',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -156,7 +156,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/results',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -190,7 +190,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/results/bulk',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -226,7 +226,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/results/marksheet',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -247,7 +247,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/results/marksheet.pdf',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,
@@ -270,7 +270,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/results/marksheets.pdf',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags,
         security,

@@ -46,7 +46,9 @@ export async function ensureSubjectLists(db: Db, { schoolId, classNames }: { sch
     on conflict do nothing`);
 }
 
-const hasMarks = sql<boolean>`exists (select 1 from ${results} r where r.school_id = ${subjects.schoolId} and r.subject_id = ${subjects.id})`;
+// written with plain names: Drizzle leaves columns of a one-table select unqualified, which inside
+// this subquery would bind to the results row instead
+const hasMarks = sql<boolean>`exists (select 1 from results r where r.school_id = subjects.school_id and r.subject_id = subjects.id)`;
 
 /** The subjects of some classes in their order, each with whether marks use it. */
 export async function listSubjects(db: Db, { schoolId, classNames }: { schoolId: string; classNames: readonly string[] }): Promise<SubjectRow[]> {
@@ -142,7 +144,7 @@ export async function reorderSubjects(
   await db.execute(sql`
     update ${subjects} set sort_order = v.ord, updated_at = ${now.toISOString()}::timestamptz
     from (values ${order}) as v(id, ord)
-    where ${subjects.id} = v.id and ${subjects.schoolId} = ${schoolId}`);
+    where subjects.id = v.id and subjects.school_id = ${schoolId}`);
   return listSubjects(db, { schoolId, classNames: [className] });
 }
 

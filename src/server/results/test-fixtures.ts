@@ -12,10 +12,23 @@ export interface FixtureSession {
   name: string;
 }
 
+/**
+ * A session by name (reused when the school already has it, e.g. the default session made at
+ * sign-up); `isActive` makes it the one active session.
+ */
 export async function createSession(
   db: Db,
   { schoolId, name, isActive = false }: { schoolId: string; name: string; isActive?: boolean },
 ): Promise<FixtureSession> {
+  if (isActive) await db.update(academicSessions).set({ isActive: false }).where(eq(academicSessions.schoolId, schoolId));
+  const [existing] = await db
+    .select({ id: academicSessions.id, name: academicSessions.name })
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.name, name)));
+  if (existing) {
+    if (isActive) await db.update(academicSessions).set({ isActive: true }).where(eq(academicSessions.id, existing.id));
+    return existing;
+  }
   const startYear = Number(name.slice(0, 4));
   const [row] = await db
     .insert(academicSessions)
