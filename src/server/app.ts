@@ -20,6 +20,9 @@ import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
 import { apiNotFound, registerErrorHandler } from './lib/errors';
 import type { Mailer } from './mail/mailer';
+import { createPaymentProvider } from './payments/create';
+import type { PaymentProvider } from './payments/provider';
+import { paymentRoutes } from './payments/routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -37,6 +40,7 @@ export interface AppDeps {
   tokens: TokenSigner;
   loginLimiter: LoginLimiter;
   cipher: FieldCipher;
+  payments: PaymentProvider;
 }
 
 declare module 'fastify' {
@@ -53,6 +57,8 @@ export interface BuildOptions {
   clock: Clock;
   mailer: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** defaults to Razorpay when configured, else the sandbox */
+  payments?: PaymentProvider;
   /** serve the built web app with the client-route fallback (off in API tests) */
   web?: boolean;
 }
@@ -79,6 +85,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     tokens: new TokenSigner(options.config.sessionSecret),
     loginLimiter: new LoginLimiter(options.db, options.clock),
     cipher: new FieldCipher(options.config.encryptionKey),
+    payments: options.payments ?? createPaymentProvider(options.config),
   } satisfies AppDeps);
 
   registerErrorHandler(app);
@@ -124,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(planRoutes);
   await app.register(schoolRoutes);
   await app.register(adminRoutes);
+  await app.register(paymentRoutes);
   await app.register(sessionRoutes);
   await app.register(studentRoutes);
   await app.register(feeStructureRoutes);

@@ -22,10 +22,17 @@ const envSchema = z
     ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     ENCRYPTION_KEY: z.string().min(32, 'ENCRYPTION_KEY must be at least 32 characters').optional(),
+    RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'RAZORPAY_KEY_ID must look like rzp_test_… or rzp_live_…').optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(8, 'RAZORPAY_KEY_SECRET looks too short').optional(),
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'RAZORPAY_WEBHOOK_SECRET looks too short').optional(),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
     path: ['ADMIN_PASSWORD'],
+  })
+  .refine((v) => Boolean(v.RAZORPAY_KEY_ID) === Boolean(v.RAZORPAY_KEY_SECRET), {
+    message: 'Set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET together',
+    path: ['RAZORPAY_KEY_SECRET'],
   });
 
 export interface Config {
@@ -37,6 +44,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   admin: { email: string; password: string } | undefined;
+  /** Razorpay keys; without them payments go through the built-in sandbox */
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
   sessionSecret: string;
   /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
   encryptionKey: string;
@@ -75,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
+    razorpay:
+      e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
+        ? { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET }
+        : undefined,
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',

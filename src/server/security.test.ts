@@ -17,6 +17,8 @@ const PUBLIC = new Set([
   'POST /api/auth/quick-login',
   'POST /api/auth/logout',
   'GET /api/plans',
+  // signed by the payment provider instead of a session (X-Razorpay-Signature)
+  'POST /api/payments/webhook',
 ]);
 const isPublic = (method: string, path: string) => PUBLIC.has(`${method} ${path}`) || path.startsWith('/api/pay/');
 

@@ -12,9 +12,20 @@ import pg from 'pg';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
+
+/** What `db.execute(sql)` returns on both drivers (PGlite's Results and node-postgres' QueryResult). */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this['row']>;
+}
+interface RowsResult<TRow> {
+  rows: (TRow extends Record<string, unknown> ? TRow : Record<string, unknown>)[];
+  affectedRows?: number;
+  rowCount?: number | null;
+}
+
 /** Either database, or a transaction on it: query functions take this so a route can compose them. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Db = PgDatabase<RowsResultHKT, Schema>;
+export type Tx = PgTransaction<RowsResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 

@@ -10,16 +10,24 @@ export interface AuditEntry {
   after?: unknown;
 }
 
+/** Who acted: a signed-in request, or the system on a school's behalf (a payment webhook). */
+export type AuditActor = FastifyRequest | { schoolId: string; userId?: null; ip?: string | null };
+
+function isRequest(actor: AuditActor): actor is FastifyRequest {
+  return 'headers' in actor;
+}
+
 /** Records who did what and from where; call inside the same transaction as the write. */
-export async function audit(db: Db, request: FastifyRequest, entry: AuditEntry): Promise<void> {
+export async function audit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const who = isRequest(actor)
+    ? { schoolId: actor.auth?.schoolId ?? null, userId: actor.auth?.userId ?? null, ip: actor.ip }
+    : { schoolId: actor.schoolId, userId: null, ip: actor.ip ?? null };
   await db.insert(auditLog).values({
-    schoolId: request.auth?.schoolId ?? null,
-    userId: request.auth?.userId ?? null,
+    ...who,
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
-    ip: request.ip,
   });
 }

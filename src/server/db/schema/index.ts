@@ -2,3 +2,4 @@ export * from './platform';
 export * from './students';
 export * from './results';
 export * from './ledger';
+export * from './payments';

@@ -1,0 +1,31 @@
+import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { plans, schools } from './platform';
+
+/**
+ * Subscription orders and their payments (ruling 16). A row is created with the order and becomes
+ * `paid` exactly once, whether the browser callback or the provider's webhook arrives first.
+ */
+export const subscriptionPayments = pgTable(
+  'subscription_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    provider: text('provider', { enum: ['razorpay', 'sandbox'] }).notNull(),
+    orderId: text('order_id').notNull(),
+    paymentId: text('payment_id'),
+    planId: text('plan_id').notNull().references(() => plans.id),
+    billingCycle: text('billing_cycle', { enum: ['monthly', 'yearly'] }).notNull(),
+    basePaise: bigint('base_paise', { mode: 'number' }).notNull(),
+    discountPaise: bigint('discount_paise', { mode: 'number' }).notNull(),
+    gstPaise: bigint('gst_paise', { mode: 'number' }).notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['created', 'paid'] }).notNull().default('created'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('subscription_payments_order_unique').on(t.orderId),
+    uniqueIndex('subscription_payments_payment_unique').on(t.paymentId),
+    index('subscription_payments_school_created_idx').on(t.schoolId, t.createdAt),
+  ],
+);
