@@ -119,3 +119,19 @@ export function shortAcademicYear(year: string): string {
   const [a, b] = year.split('-');
   return `${a}-${(b ?? '').slice(-2)}`;
 }
+
+/** The calendar date in India (UTC+5:30, no daylight saving) at an instant, as `YYYY-MM-DD`. */
+export function indiaDate(now: Date): string {
+  return new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The April–March session containing a date (ruling 8): 2026-11-22 → `2026-2027`,
+ * 2026-04-01 to 2027-03-31; 2027-02-10 → `2026-2027` too.
+ */
+export function aprilToMarchSession(today: string): { name: string; startDate: string; endDate: string } {
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  const start = month >= 4 ? year : year - 1;
+  return { name: `${start}-${start + 1}`, startDate: `${start}-04-01`, endDate: `${start + 1}-03-31` };
+}

@@ -11,11 +11,13 @@ import {
   tokenSchema,
 } from '../../domain/auth';
 import { TRIAL_DAYS } from '../../domain/plans';
+import { indiaDate } from '../../domain/sessions';
 import { schools, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, unauthorized } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
 import { confirmationMail, resetMail } from '../mail/templates';
+import { createDefaultSession } from '../sessions/queries';
 import { requireUser } from './context';
 import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { hashPassword, verifyPassword } from './passwords';
@@ -75,6 +77,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
               createdAt: now,
             })
             .returning();
+          await createDefaultSession(tx, { schoolId: school!.id, today: indiaDate(now) });
           return issueMailToken(tx, { userId: user!.id, schoolId: school!.id, purpose: 'confirm_email', now });
         });
       } catch (error) {

@@ -1,3 +1,376 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { normaliseClass, normaliseSection } from '../../domain/classes';
+import { indiaDate } from '../../domain/sessions';
+import { classSectionLabel, createStudentSchema, SECTION_MESSAGE, updateStudentSchema } from '../../domain/students';
+import { requireSchool, schoolIdOf } from '../auth/context';
+import { errorDto } from '../auth/dto';
+import { students } from '../db/schema';
+import { audit } from '../lib/audit';
+import { badRequest, conflict, HttpError, notFound } from '../lib/errors';
+import { isUuid } from '../lib/ids';
+import { isUniqueViolation } from '../lib/pg-errors';
+import { createDefaultSession, findActiveSession } from '../sessions/queries';
+import { admissionTakenMessage } from './bulk-import';
+import { registerBulkImport } from './bulk-route';
+import { constraintOf, isForeignKeyViolation } from './db-errors';
+import {
+  allocateRollNumbers,
+  bumpRollCounter,
+  classSummary,
+  deleteStudent,
+  findStudent,
+  findStudentWithFees,
+  insertStudents,
+  listStudents,
+  lockStudentAdds,
+  newStudentValues,
+  peekNextRollNumber,
+  planLimitMessage,
+  planRoom,
+  rollGroupKey,
+  rollHolder,
+  studentDto,
+  studentHasMoney,
+  takenAdmissionNumbers,
+  toStudentDto,
+  upsertEnrollment,
+  type StudentRow,
+} from './queries';
 
-export async function studentRoutes(_fastify: FastifyInstance): Promise<void> {}
+const NOT_FOUND = 'Student not found';
+export const DELETED_MESSAGE = 'Student has been successfully deleted from the system.';
+export const HAS_MONEY_MESSAGE = 'This student has fee records and cannot be deleted. Use Discharge instead so no money disappears.';
+const tags = ['students'];
+const security = [{ bearer: [] }];
+const idParams = z.object({ id: z.string() });
+const planLimitDto = z.object({ error: z.string(), upgradeRequired: z.boolean() });
+
+/** What the audit log keeps of a student: never the Aadhaar number, only its mask. */
+function auditView(s: StudentRow) {
+  return toStudentDto({ student: s, monthlyFee: null, admissionFee: null });
+}
+
+function classOrThrow(raw: string) {
+  const name = normaliseClass(raw);
+  if (!name) throw badRequest(`Unknown class "${raw.slice(0, 40)}"`);
+  return name;
+}
+function sectionOrThrow(raw: string) {
+  const section = normaliseSection(raw);
+  if (!section) throw badRequest(SECTION_MESSAGE);
+  return section;
+}
+
+export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, clock, cipher } = app.deps;
+
+  async function studentOr404(schoolId: string, id: string) {
+    const row = isUuid(id) ? await findStudentWithFees(db, { schoolId, id }) : undefined;
+    if (!row) throw notFound(NOT_FOUND);
+    return toStudentDto(row);
+  }
+
+  app.get(
+    '/api/students',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'Students in class order, section and roll number; filter by class, section, name or admission number',
+        description:
+          'class accepts any spelling (1st, IST, Class 1); q matches a name (contains, any case) or an admission number; status active (default), passout or all. ' +
+          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all.',
+        security,
+        querystring: z.object({
+          class: z.string().max(40).optional(),
+          section: z.string().max(5).optional(),
+          q: z.string().max(200).optional(),
+          status: z.enum(['active', 'passout', 'all']).optional().default('active'),
+          limit: z.coerce.number().int().min(1).max(10_000, 'limit can be at most 10000').optional().default(5000),
+          offset: z.coerce.number().int().min(0).optional().default(0),
+        }),
+        response: { 200: z.array(studentDto), 400: errorDto },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const { rows, total } = await listStudents(db, {
+        schoolId: schoolIdOf(request),
+        className: q.class?.trim() ? classOrThrow(q.class) : undefined,
+        section: q.section?.trim() ? sectionOrThrow(q.section) : undefined,
+        q: q.q?.trim() || undefined,
+        status: q.status,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      reply.header('X-Total-Count', String(total));
+      return rows.map(toStudentDto);
+    },
+  );
+
+  app.get(
+    '/api/students/class-summary',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'Active students per class and section, in class order (pickers, classes with student counts)',
+        security,
+        response: { 200: z.array(z.object({ class: z.string(), section: z.string(), count: z.number().int() })) },
+      },
+    },
+    async (request) => classSummary(db, { schoolId: schoolIdOf(request) }),
+  );
+
+  app.get(
+    '/api/students/next-roll-number/:class/:section',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'The roll number the next student added to this class and section of the active session would get (allocates nothing)',
+        security,
+        params: z.object({ class: z.string().max(40), section: z.string().max(5) }),
+        response: { 200: z.object({ nextRollNumber: z.number().int() }), 400: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const className = classOrThrow(request.params.class);
+      const section = sectionOrThrow(request.params.section);
+      const session = await findActiveSession(db, { schoolId });
+      if (!session) return { nextRollNumber: 1 };
+      return { nextRollNumber: await peekNextRollNumber(db, { schoolId, sessionId: session.id, className, section }) };
+    },
+  );
+
+  app.get(
+    '/api/students/:id',
+    {
+      onRequest: requireSchool,
+      schema: { tags, summary: 'One student', security, params: idParams, response: { 200: studentDto, 404: errorDto } },
+    },
+    async (request) => studentOr404(schoolIdOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/students',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'Add a student; the roll number is allocated by the server per class, section and session',
+        description:
+          'Messages: "Student name is required", "Class is required", "Section is required", "Aadhar number must be 12 digits", ' +
+          '"Invalid mobile number format", "Invalid email format". rollNumber in the body is ignored: the next number of the class and section ' +
+          'in the active session is allocated (the active session is created, April to March, when the school has none). ' +
+          '403 { error, upgradeRequired: true } at the plan\'s student limit; 409 for an admission number already used.',
+        security,
+        body: createStudentSchema,
+        response: { 201: studentDto, 400: errorDto, 402: errorDto, 403: planLimitDto, 409: errorDto },
+      },
+    },
+    async (request, reply) => {
+      const schoolId = schoolIdOf(request);
+      const input = request.body;
+      const now = clock.now();
+      const today = indiaDate(now);
+      let id: string;
+      try {
+        id = await db.transaction(async (tx) => {
+          await lockStudentAdds(tx, schoolId);
+          const room = await planRoom(tx, { schoolId });
+          if (room.limit !== null && room.active >= room.limit) {
+            throw new HttpError(403, planLimitMessage(room), { upgradeRequired: true });
+          }
+          if (input.admissionNumber && (await takenAdmissionNumbers(tx, { schoolId, numbers: [input.admissionNumber] })).size > 0) {
+            throw conflict(admissionTakenMessage(input.admissionNumber));
+          }
+          const session = await createDefaultSession(tx, { schoolId, today });
+          const group = { className: input.class, section: input.section };
+          const first = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [{ ...group, count: 1 }] });
+          const values = newStudentValues(schoolId, input, { sessionId: session.id, rollNumber: first.get(rollGroupKey(group))!, today, now }, cipher);
+          const [row] = await insertStudents(tx, [values]);
+          await audit(tx, request, { action: 'student.create', entity: 'student', entityId: row!.id, after: auditView(row!) });
+          return row!.id;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error) && constraintOf(error) === 'students_school_admission_unique' && input.admissionNumber) {
+          throw conflict(admissionTakenMessage(input.admissionNumber));
+        }
+        throw error;
+      }
+      reply.status(201);
+      return studentOr404(schoolId, id);
+    },
+  );
+
+  app.put(
+    '/api/students/:id',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: "Change a student's details, class, section or roll number",
+        description:
+          '"Please fill in all required fields (Name, Class, Section, Roll Number)". A roll number already held in the target class and section of ' +
+          'the session answers 409 "Roll number N is already taken in Class X-A". aadharNumber: the masked value keeps the stored number, ' +
+          'a new 12-digit number replaces it, an empty string clears it.',
+        security,
+        params: idParams,
+        body: updateStudentSchema,
+        response: { 200: studentDto, 400: errorDto, 402: errorDto, 404: errorDto, 409: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound(NOT_FOUND);
+      const input = request.body;
+      const now = clock.now();
+      const label = classSectionLabel(input.class, input.section);
+      const rollTaken = `Roll number ${input.rollNumber} is already taken in ${label}`;
+      try {
+        await db.transaction(async (tx) => {
+          const before = await findStudent(tx, { schoolId, id });
+          if (!before) throw notFound(NOT_FOUND);
+          const sessionId = before.sessionId ?? (await createDefaultSession(tx, { schoolId, today: indiaDate(now) })).id;
+          const placement = { className: input.class, section: input.section, rollNumber: input.rollNumber };
+          if (await rollHolder(tx, { schoolId, sessionId, ...placement, exceptId: id })) throw conflict(rollTaken);
+          if (
+            input.admissionNumber &&
+            input.admissionNumber !== before.admissionNumber &&
+            (await takenAdmissionNumbers(tx, { schoolId, numbers: [input.admissionNumber], exceptId: id })).size > 0
+          ) {
+            throw conflict(admissionTakenMessage(input.admissionNumber));
+          }
+          const aadhaar =
+            input.aadharNumber === undefined
+              ? {}
+              : input.aadharNumber === null
+                ? { aadhaarEncrypted: null, aadhaarLast4: null }
+                : { aadhaarEncrypted: cipher.encrypt(input.aadharNumber), aadhaarLast4: input.aadharNumber.slice(-4) };
+          const [after] = await tx
+            .update(students)
+            .set({
+              name: input.name,
+              className: input.class,
+              section: input.section,
+              rollNumber: input.rollNumber,
+              sessionId,
+              admissionNumber: input.admissionNumber,
+              fatherName: input.fatherName,
+              motherName: input.motherName,
+              dateOfBirth: input.dateOfBirth,
+              mobileNumber: input.mobileNumber,
+              ...aadhaar,
+              residence: input.residence,
+              parentName: input.parentName,
+              parentPhone: input.parentPhone,
+              parentEmail: input.parentEmail,
+              parentWhatsApp: input.parentWhatsApp,
+              monthlyBusFeePaise: input.monthlyBusFee,
+              enrollmentDate: input.enrollmentDate ?? before.enrollmentDate,
+              enableSmsReminders: input.enableSmsReminders,
+              enableWhatsappReminders: input.enableWhatsappReminders,
+              reminderPreference: input.reminderPreference,
+              updatedAt: now,
+            })
+            .where(and(eq(students.schoolId, schoolId), eq(students.id, id)))
+            .returning();
+          await upsertEnrollment(tx, { schoolId, studentId: id, sessionId, ...placement, now });
+          await bumpRollCounter(tx, { schoolId, sessionId, ...placement });
+          await audit(tx, request, {
+            action: 'student.update',
+            entity: 'student',
+            entityId: id,
+            before: auditView(before),
+            after: { ...auditView(after!), aadhaarChanged: input.aadharNumber !== undefined },
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          const name = constraintOf(error);
+          if (name === 'student_enrollments_roll_unique') throw conflict(rollTaken);
+          if (name === 'students_school_admission_unique' && input.admissionNumber) throw conflict(admissionTakenMessage(input.admissionNumber));
+        }
+        throw error;
+      }
+      return studentOr404(schoolId, id);
+    },
+  );
+
+  app.post(
+    '/api/students/:id/reveal-aadhaar',
+    {
+      onRequest: requireSchool,
+      // revealing reads data; a school whose plan ended may still read its records (ruling 14)
+      config: { allowWhenExpired: true },
+      schema: {
+        tags,
+        summary: "Show a student's full Aadhaar number; every reveal is written to the audit log",
+        security,
+        params: idParams,
+        response: { 200: z.object({ aadharNumber: z.string().nullable() }), 404: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound(NOT_FOUND);
+      return db.transaction(async (tx) => {
+        const student = await findStudent(tx, { schoolId, id });
+        if (!student) throw notFound(NOT_FOUND);
+        const aadharNumber = student.aadhaarEncrypted ? cipher.decrypt(student.aadhaarEncrypted) : null;
+        await audit(tx, request, {
+          action: 'student.aadhaar_reveal',
+          entity: 'student',
+          entityId: id,
+          after: { name: student.name, aadhaar: student.aadhaarLast4 ? `XXXX XXXX ${student.aadhaarLast4}` : null },
+        });
+        return { aadharNumber };
+      });
+    },
+  );
+
+  app.delete(
+    '/api/students/:id',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'Delete a student who has no fee records (irreversible)',
+        description: `409 "${HAS_MONEY_MESSAGE}" once any receipt or carried balance exists for the student.`,
+        security,
+        params: idParams,
+        response: { 200: z.object({ message: z.string() }), 402: errorDto, 404: errorDto, 409: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound(NOT_FOUND);
+      try {
+        await db.transaction(async (tx) => {
+          await lockStudentAdds(tx, schoolId);
+          const student = await findStudent(tx, { schoolId, id });
+          if (!student) throw notFound(NOT_FOUND);
+          if (await studentHasMoney(tx, { schoolId, studentId: id })) throw conflict(HAS_MONEY_MESSAGE);
+          await deleteStudent(tx, { schoolId, studentId: id });
+          await audit(tx, request, { action: 'student.delete', entity: 'student', entityId: id, before: auditView(student) });
+        });
+      } catch (error) {
+        // any other record that still names the student (a passout entry, a payment link) keeps it
+        if (isForeignKeyViolation(error)) throw conflict(HAS_MONEY_MESSAGE);
+        throw error;
+      }
+      return { message: DELETED_MESSAGE };
+    },
+  );
+
+  registerBulkImport(app);
+}

@@ -1,0 +1,161 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { aprilToMarchSession, normaliseAcademicYear } from '../../domain/sessions';
+import type { Db } from '../db/client';
+import { academicSessions } from '../db/schema';
+import { conflict } from '../lib/errors';
+import { lockFor } from '../lib/locks';
+import { isUniqueViolation } from '../lib/pg-errors';
+
+export type SessionRow = typeof academicSessions.$inferSelect;
+
+export const sessionDto = z.object({
+  id: z.string(),
+  sessionName: z.string(),
+  /** the same as sessionName: the documents show both names for it */
+  academicYear: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  isActive: z.boolean(),
+  isPromotionCompleted: z.boolean(),
+  createdAt: z.string(),
+});
+export type SessionDto = z.infer<typeof sessionDto>;
+
+export function toSessionDto(row: SessionRow): SessionDto {
+  return {
+    id: row.id,
+    sessionName: row.name,
+    academicYear: row.name,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    isActive: row.isActive,
+    isPromotionCompleted: row.isPromotionCompleted,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Serialises changes to which session is active, so "exactly one active" never races. */
+export const lockSessions = (tx: Db, schoolId: string) => lockFor(tx, `academic-sessions:${schoolId}`);
+
+/** `2025-26` and `2025-2026` name the same session; names that are not years are kept as typed. */
+export function canonicalSessionName(name: string): string {
+  return normaliseAcademicYear(name) ?? name.trim();
+}
+
+export function duplicateSessionMessage(name: string): string {
+  return `An academic session named "${name}" already exists.`;
+}
+
+export function listSessions(db: Db, { schoolId }: { schoolId: string }): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(academicSessions)
+    .where(eq(academicSessions.schoolId, schoolId))
+    .orderBy(desc(academicSessions.startDate), desc(academicSessions.createdAt));
+}
+
+export async function findSession(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findActiveSession(db: Db, { schoolId }: { schoolId: string }): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.isActive, true)))
+    .limit(1);
+  return row;
+}
+
+export interface NewSession {
+  schoolId: string;
+  name: string;
+  startDate: string;
+  endDate: string;
+  isActive: boolean;
+}
+
+/**
+ * Creates a session inside the caller's transaction; an active one first deactivates the others
+ * (exactly one active per school). Promotion of students into the new session is added here by
+ * the fee work, in the same transaction.
+ */
+export async function createSession(tx: Db, input: NewSession): Promise<SessionRow> {
+  const name = canonicalSessionName(input.name);
+  await lockSessions(tx, input.schoolId);
+  const [existing] = await tx
+    .select({ id: academicSessions.id })
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.name, name)))
+    .limit(1);
+  if (existing) throw conflict(duplicateSessionMessage(name));
+  if (input.isActive) {
+    await tx
+      .update(academicSessions)
+      .set({ isActive: false })
+      .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.isActive, true)));
+  }
+  try {
+    const [row] = await tx
+      .insert(academicSessions)
+      .values({ schoolId: input.schoolId, name, startDate: input.startDate, endDate: input.endDate, isActive: input.isActive })
+      .returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(duplicateSessionMessage(name));
+    throw error;
+  }
+}
+
+/** Makes one session the active one and every other session of the school inactive. */
+export async function activateSession(tx: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<SessionRow | undefined> {
+  await lockSessions(tx, schoolId);
+  const target = await findSession(tx, { schoolId, id });
+  if (!target) return undefined;
+  // two statements: a unique index is checked row by row, so the old one must go first
+  await tx
+    .update(academicSessions)
+    .set({ isActive: false })
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.isActive, true), ne(academicSessions.id, id)));
+  const [row] = await tx
+    .update(academicSessions)
+    .set({ isActive: true })
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, id)))
+    .returning();
+  return row;
+}
+
+/**
+ * Makes sure the school has an active session: the April–March session containing `today`
+ * (`YYYY-MM-DD`, India's date), created when missing, activated when no other session is active.
+ * Every new school gets one at registration; adding a student calls it too.
+ */
+export async function createDefaultSession(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<SessionRow> {
+  const active = await findActiveSession(db, { schoolId });
+  if (active) return active;
+  await lockSessions(db, schoolId);
+  const range = aprilToMarchSession(today);
+  await db
+    .insert(academicSessions)
+    .values({ schoolId, name: range.name, startDate: range.startDate, endDate: range.endDate, isActive: false })
+    .onConflictDoNothing();
+  await db
+    .update(academicSessions)
+    .set({ isActive: true })
+    .where(
+      and(
+        eq(academicSessions.schoolId, schoolId),
+        eq(academicSessions.name, range.name),
+        sql`not exists (select 1 from ${academicSessions} a where a.school_id = ${schoolId} and a.is_active)`,
+      ),
+    );
+  const row = await findActiveSession(db, { schoolId });
+  if (!row) throw new Error('no active academic session after creating the default one');
+  return row;
+}

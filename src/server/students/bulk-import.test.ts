@@ -1,0 +1,244 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+type School = Awaited<ReturnType<typeof signUpSchool>>;
+
+interface Progress { type: 'progress'; processed: number; total: number; imported: number; errors: number; currentStudent: string }
+interface Complete {
+  type: 'complete';
+  result: { imported: number; errors: Array<{ row: number; name: string; reason: string }>; sections: Array<{ class: string; section: string; count: number }> };
+}
+
+/** The streamed answer, line by line as the browser reads it. */
+function readEvents(body: string): Array<Progress | Complete | { type: 'error'; message: string }> {
+  expect(body.endsWith('\n\n')).toBe(true);
+  return body
+    .split('\n\n')
+    .filter(Boolean)
+    .map((chunk) => {
+      expect(chunk.startsWith('data: ')).toBe(true);
+      return JSON.parse(chunk.slice('data: '.length));
+    });
+}
+
+async function importCsv(school: School, csv: string) {
+  const res = await school.api.post('/api/students/bulk-progress', { csv });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+  const events = readEvents(res.body);
+  const complete = events.at(-1) as Complete;
+  expect(complete.type).toBe('complete');
+  return { events, progress: events.filter((e): e is Progress => e.type === 'progress'), result: complete.result };
+}
+
+const HEADER = 'name,class,section,father_name,mother_name,mobile_number,aadhar_number,residence,monthly_bus_fee,parent_name,parent_phone,parent_email,parent_whatsapp';
+
+describe('bulk import from CSV text', () => {
+  let school: School;
+  beforeAll(async () => {
+    school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+  });
+
+  it('imports the good rows, reports each bad row with its row number and reason, and streams progress', async () => {
+    const good = Array.from({ length: 25 }, (_, i) => {
+      const cls = ['1st', 'Class 1', 'ukg', 'XII', 'Grade 2'][i % 5];
+      const section = i % 5 === 1 ? 'b' : '';
+      return `Student ${i + 1},${cls},${section},Father ${i + 1},Mother ${i + 1},98765${String(i).padStart(5, '0')},,"House ${i + 1}, Rajbagh, Srinagar",${i % 2 ? '350.5' : ''},Parent ${i + 1},,parent${i + 1}@example.com,`;
+    });
+    const bad = [
+      'Bad Class,Class 13,A,,,,,,,,,,', // row 27
+      ',Class 1,A,Father,,,,,,,,,', // row 28: no name
+      'Bad Aadhaar,Class 1,A,,,,1234,,,,,,', // row 29
+      'Bad Mobile,Class 1,A,,,0123,,,,,,,', // row 30
+      'Bad Email,Class 1,A,,,,,,,,,someone@,', // row 31
+      'Bad Fee,Class 1,A,,,,,,-20,,,,', // row 32
+      'Too Many,Class 1,A,,,,,,,,,,,extra,values', // row 33
+    ];
+    const csv = [HEADER, ...good.slice(0, 10), '', ...good.slice(10), ...bad].join('\n');
+    const { progress, result } = await importCsv(school, csv);
+
+    expect(result.imported).toBe(25);
+    expect(result.errors).toEqual([
+      { row: 28, name: 'Bad Class', reason: 'Unknown class "Class 13"' },
+      { row: 29, name: '', reason: 'Student name is required' },
+      { row: 30, name: 'Bad Aadhaar', reason: 'Aadhar number must be 12 digits' },
+      { row: 31, name: 'Bad Mobile', reason: 'Invalid mobile number format' },
+      { row: 32, name: 'Bad Email', reason: 'Invalid email format' },
+      { row: 33, name: 'Bad Fee', reason: 'Bus fee must be an amount of at least 0 with at most 2 decimals' },
+      {
+        row: 34,
+        name: 'Too Many',
+        reason: 'This row has 15 values but the header has 13 columns; put quotes around values that contain commas',
+      },
+    ]);
+    expect(result.sections).toEqual([
+      { class: 'UKG', section: 'A', count: 5 },
+      { class: 'Class 1', section: 'A', count: 5 },
+      { class: 'Class 1', section: 'B', count: 5 },
+      { class: 'Class 2', section: 'A', count: 5 },
+      { class: 'Class 12', section: 'A', count: 5 },
+    ]);
+
+    // progress: starts at 0, grows to the total, at least every 2% of the rows
+    expect(progress[0]).toMatchObject({ processed: 0, total: 32, imported: 0, errors: 0 });
+    expect(progress.at(-1)).toMatchObject({ processed: 32, total: 32, imported: 25, errors: 7 });
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]!.processed - progress[i - 1]!.processed).toBeLessThanOrEqual(Math.max(1, Math.floor(32 * 0.02)));
+    }
+    expect(progress.some((p) => p.currentStudent === 'Student 13')).toBe(true);
+
+    const list = (await school.api.get('/api/students?class=1st&section=A')).json() as Array<Record<string, unknown>>;
+    expect(list.map((s) => s.rollNumber)).toEqual([1, 2, 3, 4, 5]);
+    expect(list[0]).toMatchObject({
+      name: 'Student 1',
+      class: 'Class 1',
+      section: 'A',
+      fatherName: 'Father 1',
+      mobileNumber: '9876500000',
+      residence: 'House 1, Rajbagh, Srinagar',
+      monthlyBusFee: '0.00',
+      parentEmail: 'parent1@example.com',
+    });
+    const b = (await school.api.get('/api/students?class=Class%201&section=B')).json() as Array<Record<string, unknown>>;
+    expect(b[0]).toMatchObject({ name: 'Student 2', monthlyBusFee: '350.50' });
+  });
+
+  it('accepts the header aliases and fills the mobile number from the parent phone', async () => {
+    const csv = [
+      'Student Name,Class,DOB,Address,Bus Fee,Email,Parent Phone,Admission No,Roll Number',
+      '"Khan, Ayaan",5th,2015-08-01,"Lal Chowk, Srinagar","1,200",ayaan@example.com,9123456789,ADM-1,77',
+    ].join('\r\n');
+    const { result } = await importCsv(school, csv);
+    expect(result).toEqual({ imported: 1, errors: [], sections: [{ class: 'Class 5', section: 'A', count: 1 }] });
+    const [s] = (await school.api.get('/api/students?q=ADM-1')).json();
+    expect(s).toMatchObject({
+      name: 'Khan, Ayaan',
+      class: 'Class 5',
+      section: 'A',
+      rollNumber: 1, // the file's roll number is ignored: numbers are allocated
+      dateOfBirth: '2015-08-01',
+      residence: 'Lal Chowk, Srinagar',
+      monthlyBusFee: '1200.00',
+      parentEmail: 'ayaan@example.com',
+      parentPhone: '9123456789',
+      mobileNumber: '9123456789',
+      admissionNumber: 'ADM-1',
+    });
+  });
+
+  it('refuses admission numbers used twice in the file or already in the school', async () => {
+    const csv = ['name,class,admission_number', 'One,1,ADM-1', 'Two,1,ADM-2', 'Three,1,ADM-2'].join('\n');
+    const { result } = await importCsv(school, csv);
+    expect(result.imported).toBe(1);
+    expect(result.errors).toEqual([
+      { row: 2, name: 'One', reason: 'Admission number ADM-1 is already used by another student in this school.' },
+      { row: 4, name: 'Three', reason: 'Admission number ADM-2 appears twice in this file (first in row 3)' },
+    ]);
+  });
+
+  it('answers whole-file problems with a clear 400 before importing anything', async () => {
+    const before = (await school.api.get('/api/students?limit=1')).headers['x-total-count'];
+    const cases: Array<[unknown, string | RegExp]> = [
+      [{ csv: '' }, 'Please enter CSV data'],
+      [{ csv: '  \n \n' }, 'Please enter CSV data'],
+      [{}, 'Please enter CSV data'],
+      [{ csv: HEADER }, 'CSV must have header and at least one data row...'],
+      [{ csv: `${HEADER}\n\n` }, 'CSV must have header and at least one data row...'],
+      [{ csv: 'name,class\n,5\nAnil,\n' }, 'No valid student data found...'],
+      [{ csv: 'first,second\nA,B\n' }, 'No valid student data found...'],
+      [{ csv: 'name,class\nGood,1\n"Broken, 2\nAnother,3\n' }, /^Row 3 has broken quoting/],
+      [{ csv: 'name,class\nGood,1\nBro"ken",2\n"Ab"c,6\n' }, /^Row 4 has broken quoting/],
+      [{ csv: `name,class\n${'Anil,1\n'.repeat(10_001)}` }, 'A single import can hold at most 10,000 students'],
+      [{ csv: `name,class\n${'Anil,1\n'.repeat(50_000)}` }, 'A single import can hold at most 10,000 students'],
+      [{ csv: `name,class\nAnil,1\n${'x'.repeat(5 * 1024 * 1024)},1\n` }, /^Row 3 is longer than 10,000 characters/],
+      [{ students: [] }, 'No valid student data found...'],
+      [{ students: [1, 2] }, 'Each student must be an object of column values'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await school.api.post('/api/students/bulk-progress', body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      if (typeof message === 'string') expect(res.json().error).toBe(message);
+      else expect(res.json().error).toMatch(message);
+    }
+    expect((await school.api.get('/api/students?limit=1')).headers['x-total-count']).toBe(before);
+  });
+
+  it('answers a body over 10 MB with 413 and a clear message', async () => {
+    const res = await school.api.post('/api/students/bulk-progress', { csv: `name,class\n${'Anil Kumar Sharma,Class 1\n'.repeat(450_000)}` });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toMatch(/^The import is larger than 10 MB/);
+  });
+
+  it('needs a session (ruling 23)', async () => {
+    const res = await client(ctx.app).post('/api/students/bulk-progress', { csv: 'name,class\nA,1' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('bulk import of parsed rows', () => {
+  it('takes template columns or camelCase keys and numbers rows as in the file', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const res = await school.api.post('/api/students/bulk-progress', {
+      students: [
+        { name: 'Riya', class: 'LKG', section: 'c', father_name: 'Raj', monthly_bus_fee: 300 },
+        { name: 'Sam', class: 'LKG', fatherName: 'Om', parentEmail: 'om@example.com', monthlyBusFee: '250.25', aadharNumber: '1111 2222 3333' },
+        { name: 'Nope', class: 'Class 0' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const events = readEvents(res.body);
+    const { result } = events.at(-1) as Complete;
+    expect(result.imported).toBe(2);
+    expect(result.errors).toEqual([{ row: 4, name: 'Nope', reason: 'Unknown class "Class 0"' }]);
+    const list = (await school.api.get('/api/students')).json() as Array<Record<string, unknown>>;
+    expect(list.map((s) => [s.name, s.section, s.rollNumber, s.fatherName, s.monthlyBusFee, s.aadharNumber])).toEqual([
+      ['Sam', 'A', 1, 'Om', '250.25', 'XXXX XXXX 3333'],
+      ['Riya', 'C', 1, 'Raj', '300.00', null],
+    ]);
+    const audit = await ctx.database.db.execute(sql`select count(*)::int as n from audit_log where school_id = ${school.schoolId} and action = 'student.bulk_import'`);
+    expect((audit.rows[0] as { n: number }).n).toBeGreaterThan(0);
+  });
+});
+
+describe('plan limit during import (ruling 13)', () => {
+  it('imports up to the Basic plan limit of 100 and reports the rest with the upgrade reason', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'basic' });
+    const first = await importCsv(school, ['name,class,section', ...Array.from({ length: 95 }, (_, i) => `Pupil ${i + 1},Class 3,A`)].join('\n'));
+    expect(first.result.imported).toBe(95);
+    expect(first.result.errors).toEqual([]);
+    // at least every 2%: 95 rows give batches of one row
+    expect(first.progress.length).toBeGreaterThanOrEqual(50);
+
+    const second = await importCsv(school, ['name,class,section', ...Array.from({ length: 10 }, (_, i) => `Late ${i + 1},Class 3,A`)].join('\n'));
+    expect(second.result.imported).toBe(5);
+    expect(second.result.errors).toEqual(
+      Array.from({ length: 5 }, (_, i) => ({
+        row: i + 7,
+        name: `Late ${i + 6}`,
+        reason: 'Your Basic plan allows up to 100 students. Upgrade your plan to add more.',
+      })),
+    );
+    const rolls = (await school.api.get('/api/students?class=Class%203&section=A')).json().map((s: { rollNumber: number }) => s.rollNumber);
+    expect(rolls).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect((await school.api.get('/api/students/class-summary')).json()).toEqual([{ class: 'Class 3', section: 'A', count: 100 }]);
+  });
+});
+
+describe('tenancy', () => {
+  it("continues each school's own roll numbers and never shows one school's import to another", async () => {
+    const a = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const b = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await importCsv(a, 'name,class\nAlpha One,1\nAlpha Two,1');
+    const { result } = await importCsv(b, 'name,class\nBeta One,1');
+    expect(result.imported).toBe(1);
+    expect((await b.api.get('/api/students')).json().map((s: { name: string; rollNumber: number }) => [s.name, s.rollNumber])).toEqual([['Beta One', 1]]);
+  });
+});

@@ -1,0 +1,193 @@
+import type { FastifyRequest } from 'fastify';
+import { compareClasses } from '../../domain/classes';
+import { hasNameAndClass, IMPORT_MESSAGES, rowToStudentInput, type ImportRow } from '../../domain/student-import';
+import { createStudentSchema, type CreateStudent } from '../../domain/students';
+import type { Db } from '../db/client';
+import { audit } from '../lib/audit';
+import type { FieldCipher } from '../lib/crypto';
+import { badRequest } from '../lib/errors';
+import { createDefaultSession } from '../sessions/queries';
+import {
+  allocateRollNumbers,
+  insertStudents,
+  lockStudentAdds,
+  newStudentValues,
+  planLimitMessage,
+  planRoom,
+  rollGroupKey,
+  takenAdmissionNumbers,
+} from './queries';
+
+export interface RowError {
+  row: number;
+  name: string;
+  reason: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  errors: RowError[];
+  sections: Array<{ class: string; section: string; count: number }>;
+}
+
+export type ImportEvent =
+  | { type: 'progress'; processed: number; total: number; imported: number; errors: number; currentStudent: string }
+  | { type: 'complete'; result: ImportResult }
+  | { type: 'error'; message: string; imported: number };
+
+/** A row checked against the Add student rules: either a student to insert, or the reason it is refused. */
+interface PreparedRow {
+  row: number;
+  name: string;
+  input?: CreateStudent;
+  reason?: string;
+}
+
+const shortName = (name: string | undefined) => (name ?? '').slice(0, 100);
+
+export function admissionTakenMessage(admissionNumber: string): string {
+  return `Admission number ${admissionNumber} is already used by another student in this school.`;
+}
+
+/**
+ * Checks every row with the same rules and words as Add New Student, before anything is written.
+ * Throws a 400 when no row has both a name and a class ("No valid student data found...").
+ */
+export function prepareRows(rows: ImportRow[]): PreparedRow[] {
+  if (!rows.some(hasNameAndClass)) throw badRequest(IMPORT_MESSAGES.noValid);
+  const firstRowOfAdmission = new Map<string, number>();
+  return rows.map((r): PreparedRow => {
+    const name = shortName(r.values.name);
+    if (r.problem) return { row: r.row, name, reason: r.problem };
+    const parsed = createStudentSchema.safeParse(rowToStudentInput(r.values));
+    if (!parsed.success) return { row: r.row, name, reason: parsed.error.issues[0]?.message ?? 'Invalid row' };
+    const admission = parsed.data.admissionNumber;
+    if (admission) {
+      const first = firstRowOfAdmission.get(admission);
+      if (first !== undefined) return { row: r.row, name, reason: `Admission number ${admission} appears twice in this file (first in row ${first})` };
+      firstRowOfAdmission.set(admission, r.row);
+    }
+    return { row: r.row, name: parsed.data.name.slice(0, 100), input: parsed.data };
+  });
+}
+
+/**
+ * Batches of at most 2% of the file, so a progress event follows at least every 2%; each batch is
+ * one transaction with a handful of statements whatever its size.
+ */
+export function batchSizeFor(total: number): number {
+  return Math.max(1, Math.min(500, Math.floor(total / 50)));
+}
+
+export interface ImportContext {
+  db: Db;
+  cipher: FieldCipher;
+  request: FastifyRequest;
+  schoolId: string;
+  now: Date;
+  today: string;
+  emit(event: ImportEvent): void;
+}
+
+/**
+ * Imports the good rows batch by batch and reports every refused row with its number and reason.
+ * A batch takes the school's student-adds lock, so the plan limit (ruling 13) and admission numbers
+ * are checked against what is really there; roll numbers are allocated per class and section for
+ * the whole batch at once (ruling 10).
+ */
+export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Promise<ImportResult | null> {
+  const { db, schoolId } = ctx;
+  const total = prepared.length;
+  const errors: RowError[] = [];
+  const sections = new Map<string, { class: string; section: string; count: number }>();
+  let imported = 0;
+  let processed = 0;
+  const progress = (currentStudent: string) =>
+    ctx.emit({ type: 'progress', processed, total, imported, errors: errors.length, currentStudent });
+
+  const size = batchSizeFor(total);
+  try {
+    const session = await db.transaction((tx) => createDefaultSession(tx, { schoolId, today: ctx.today }));
+    progress('');
+    for (let start = 0; start < total; start += size) {
+      const batch = prepared.slice(start, start + size);
+      const outcome = await db.transaction(async (tx) => {
+        await lockStudentAdds(tx, schoolId);
+        const refused: RowError[] = [];
+        let valid = batch.filter((p): p is PreparedRow & { input: CreateStudent } => {
+          if (p.input) return true;
+          refused.push({ row: p.row, name: p.name, reason: p.reason ?? 'Invalid row' });
+          return false;
+        });
+        const numbers = valid.map((p) => p.input.admissionNumber).filter((n): n is string => Boolean(n));
+        const taken = await takenAdmissionNumbers(tx, { schoolId, numbers });
+        valid = valid.filter((p) => {
+          const n = p.input.admissionNumber;
+          if (!n || !taken.has(n)) return true;
+          refused.push({ row: p.row, name: p.name, reason: admissionTakenMessage(n) });
+          return false;
+        });
+        const room = await planRoom(tx, { schoolId });
+        if (room.limit !== null) {
+          const capacity = Math.max(0, room.limit - room.active);
+          for (const p of valid.slice(capacity)) refused.push({ row: p.row, name: p.name, reason: planLimitMessage(room) });
+          valid = valid.slice(0, capacity);
+        }
+        const counts = new Map<string, { className: string; section: string; count: number }>();
+        for (const p of valid) {
+          const key = rollGroupKey({ className: p.input.class, section: p.input.section });
+          const group = counts.get(key) ?? { className: p.input.class, section: p.input.section, count: 0 };
+          group.count += 1;
+          counts.set(key, group);
+        }
+        const next = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [...counts.values()] });
+        const values = valid.map((p) => {
+          const key = rollGroupKey({ className: p.input.class, section: p.input.section });
+          const rollNumber = next.get(key)!;
+          next.set(key, rollNumber + 1);
+          return newStudentValues(schoolId, p.input, { sessionId: session.id, rollNumber, today: ctx.today, now: ctx.now }, ctx.cipher);
+        });
+        const rows = await insertStudents(tx, values);
+        if (rows.length > 0) {
+          await audit(tx, ctx.request, {
+            action: 'student.bulk_import',
+            entity: 'student',
+            after: {
+              rows: [batch[0]!.row, batch[batch.length - 1]!.row],
+              imported: rows.length,
+              students: rows.map((r) => ({ id: r.id, name: r.name, class: r.className, section: r.section, rollNumber: r.rollNumber })),
+            },
+          });
+        }
+        return { rows, refused };
+      });
+      for (const r of outcome.rows) {
+        const key = `${r.className}|${r.section}`;
+        const entry = sections.get(key) ?? { class: r.className, section: r.section, count: 0 };
+        entry.count += 1;
+        sections.set(key, entry);
+      }
+      imported += outcome.rows.length;
+      errors.push(...outcome.refused);
+      processed += batch.length;
+      progress(batch[batch.length - 1]!.name);
+    }
+  } catch (error) {
+    // the batches before this one are saved; say so, so the school can check before importing the rest
+    ctx.request.log.error({ err: error }, 'bulk import stopped');
+    ctx.emit({
+      type: 'error',
+      message: `The import stopped because of a problem on our side after ${processed} of ${total} rows. ${imported} students were imported; check the student list before importing the remaining rows.`,
+      imported,
+    });
+    return null;
+  }
+  errors.sort((a, b) => a.row - b.row);
+  const result: ImportResult = {
+    imported,
+    errors,
+    sections: [...sections.values()].sort((a, b) => compareClasses(a.class, b.class) || a.section.localeCompare(b.section)),
+  };
+  ctx.emit({ type: 'complete', result });
+  return result;
+}

@@ -1,0 +1,413 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { paise, toRupeeString } from '../../domain/money';
+import { REMINDER_PREFERENCES, type CreateStudent } from '../../domain/students';
+import type { Db } from '../db/client';
+import {
+  academicSessions,
+  classFeeStructures,
+  plans,
+  previousBalances,
+  receipts,
+  rollCounters,
+  schools,
+  studentEnrollments,
+  students,
+} from '../db/schema';
+import { maskAadhaar, type FieldCipher } from '../lib/crypto';
+import { lockFor } from '../lib/locks';
+import { rowsOf } from '../lib/sql-rows';
+import { classOrderSql } from './class-order';
+
+export type StudentRow = typeof students.$inferSelect;
+
+const amount = z.string().regex(/^-?\d+\.\d{2}$/);
+
+export const studentDto = z.object({
+  id: z.string(),
+  schoolId: z.string(),
+  name: z.string(),
+  class: z.string(),
+  section: z.string(),
+  rollNumber: z.number().int(),
+  admissionNumber: z.string().nullable(),
+  fatherName: z.string(),
+  motherName: z.string(),
+  dateOfBirth: z.string().nullable(),
+  mobileNumber: z.string(),
+  /** masked, `XXXX XXXX 1234`; the full number only through reveal-aadhaar */
+  aadharNumber: z.string().nullable(),
+  residence: z.string(),
+  parentName: z.string(),
+  parentPhone: z.string(),
+  parentEmail: z.string(),
+  parentWhatsApp: z.string(),
+  monthlyBusFee: amount,
+  enrollmentDate: z.string().nullable(),
+  status: z.enum(['active', 'passout']),
+  sessionId: z.string().nullable(),
+  enableSmsReminders: z.boolean(),
+  enableWhatsappReminders: z.boolean(),
+  reminderPreference: z.enum(REMINDER_PREFERENCES),
+  createdAt: z.string(),
+  /** monthly tuition of the class fee structure of the student's class and session, "0.00" when none */
+  monthlyFee: amount,
+  /** the yearly (admission) fee of that structure, "0.00" when none */
+  admissionFee: amount,
+});
+export type StudentDto = z.infer<typeof studentDto>;
+
+export interface StudentWithFees {
+  student: StudentRow;
+  monthlyFee: number | null;
+  admissionFee: number | null;
+}
+
+export function toStudentDto({ student: s, monthlyFee, admissionFee }: StudentWithFees): StudentDto {
+  return {
+    id: s.id,
+    schoolId: s.schoolId,
+    name: s.name,
+    class: s.className,
+    section: s.section,
+    rollNumber: s.rollNumber,
+    admissionNumber: s.admissionNumber,
+    fatherName: s.fatherName,
+    motherName: s.motherName,
+    dateOfBirth: s.dateOfBirth,
+    mobileNumber: s.mobileNumber,
+    aadharNumber: maskAadhaar(s.aadhaarLast4),
+    residence: s.residence,
+    parentName: s.parentName,
+    parentPhone: s.parentPhone,
+    parentEmail: s.parentEmail,
+    parentWhatsApp: s.parentWhatsApp,
+    monthlyBusFee: toRupeeString(paise(s.monthlyBusFeePaise)),
+    enrollmentDate: s.enrollmentDate,
+    status: s.status,
+    sessionId: s.sessionId,
+    enableSmsReminders: s.enableSmsReminders,
+    enableWhatsappReminders: s.enableWhatsappReminders,
+    reminderPreference: s.reminderPreference,
+    createdAt: s.createdAt.toISOString(),
+    monthlyFee: toRupeeString(paise(Number(monthlyFee ?? 0))),
+    admissionFee: toRupeeString(paise(Number(admissionFee ?? 0))),
+  };
+}
+
+/** Students with the tuition and yearly fee of their class in their session (one join, no per-row reads). */
+function selectWithFees(db: Db) {
+  return db
+    .select({ student: students, monthlyFee: classFeeStructures.monthlyTuitionFeePaise, admissionFee: classFeeStructures.yearlyFeePaise })
+    .from(students)
+    .leftJoin(academicSessions, eq(academicSessions.id, students.sessionId))
+    .leftJoin(
+      classFeeStructures,
+      and(
+        eq(classFeeStructures.schoolId, students.schoolId),
+        eq(classFeeStructures.className, students.className),
+        eq(classFeeStructures.academicYear, academicSessions.name),
+      ),
+    );
+}
+
+export interface StudentFilter {
+  schoolId: string;
+  className?: string | undefined;
+  section?: string | undefined;
+  q?: string | undefined;
+  status: 'active' | 'passout' | 'all';
+  limit: number;
+  offset: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filterConditions(f: StudentFilter): SQL | undefined {
+  const where: Array<SQL | undefined> = [eq(students.schoolId, f.schoolId)];
+  if (f.status !== 'all') where.push(eq(students.status, f.status));
+  if (f.className) where.push(eq(students.className, f.className));
+  if (f.section) where.push(eq(students.section, f.section));
+  if (f.q) {
+    where.push(sql`(${students.name} ilike ${`%${escapeLike(f.q)}%`} or lower(${students.admissionNumber}) = lower(${f.q}))`);
+  }
+  return and(...where);
+}
+
+/** A page of students in class order, section, roll number; and how many match in all. */
+export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number }> {
+  const where = filterConditions(f);
+  const rows = await selectWithFees(db)
+    .where(where)
+    .orderBy(classOrderSql(students.className), asc(students.section), asc(students.rollNumber), asc(students.name))
+    .limit(f.limit)
+    .offset(f.offset);
+  // a short page that starts at the beginning already says how many there are
+  if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
+  const [counted] = await db.select({ n: count() }).from(students).where(where);
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+export async function findStudentWithFees(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentWithFees | undefined> {
+  const [row] = await selectWithFees(db)
+    .where(and(eq(students.schoolId, schoolId), eq(students.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findStudent(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(students)
+    .where(and(eq(students.schoolId, schoolId), eq(students.id, id)))
+    .limit(1);
+  return row;
+}
+
+/** Active students per class and section, in class order: the pickers and "classes with student counts". */
+export async function classSummary(db: Db, { schoolId }: { schoolId: string }): Promise<Array<{ class: string; section: string; count: number }>> {
+  const rows = await db
+    .select({ class: students.className, section: students.section, count: count() })
+    .from(students)
+    .where(and(eq(students.schoolId, schoolId), eq(students.status, 'active')))
+    .groupBy(students.className, students.section)
+    .orderBy(classOrderSql(students.className), asc(students.section));
+  return rows.map((r) => ({ class: r.class, section: r.section, count: Number(r.count) }));
+}
+
+/** Serialises adding students in one school, so the plan limit holds under simultaneous adds. */
+export const lockStudentAdds = (tx: Db, schoolId: string) => lockFor(tx, `student-adds:${schoolId}`);
+
+export interface RollGroup {
+  className: string;
+  section: string;
+}
+const groupKey = (g: RollGroup) => `${g.className}|${g.section}`;
+
+/** The highest roll number anyone holds in a group of a session (promotions place students without the counter). */
+const maxEnrolledRoll = (schoolId: string, sessionId: string, classCol: SQL, sectionCol: SQL) => sql`coalesce((
+  select max(e.roll_number) from ${studentEnrollments} e
+  where e.school_id = ${schoolId} and e.session_id = ${sessionId} and e.class_name = ${classCol} and e.section = ${sectionCol}), 0)`;
+
+/** What the next allocation in a group would hand out; allocates nothing. */
+export async function peekNextRollNumber(
+  db: Db,
+  { schoolId, sessionId, className, section }: { schoolId: string; sessionId: string } & RollGroup,
+): Promise<number> {
+  const result = await db.execute(sql`
+    select greatest(
+      coalesce((select c.last_roll from ${rollCounters} c
+        where c.school_id = ${schoolId} and c.session_id = ${sessionId} and c.class_name = ${className} and c.section = ${section}), 0),
+      ${maxEnrolledRoll(schoolId, sessionId, sql`${className}`, sql`${section}`)}
+    ) + 1 as next`);
+  return Number(rowsOf<{ next: number | string }>(result)[0]!.next);
+}
+
+/**
+ * Hands out `count` consecutive roll numbers in each group (ruling 10): per school, session, class
+ * and section, never reused, safe under simultaneous requests because the counter row is updated
+ * in place (a second transaction waits for the first and then sees its number). Two statements for
+ * any number of groups. Returns the first number of each group.
+ */
+export async function allocateRollNumbers(
+  tx: Db,
+  { schoolId, sessionId, groups }: { schoolId: string; sessionId: string; groups: Array<RollGroup & { count: number }> },
+): Promise<Map<string, number>> {
+  if (groups.length === 0) return new Map();
+  const values = sql.join(
+    groups.map((g) => sql`(${g.className}::text, ${g.section}::text, ${g.count}::int)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    insert into ${rollCounters} (school_id, session_id, class_name, section, last_roll)
+    select ${schoolId}::uuid, ${sessionId}::uuid, v.class_name, v.section, 0
+    from (values ${values}) as v(class_name, section, n)
+    on conflict do nothing`);
+  const result = await tx.execute(sql`
+    update ${rollCounters} as c
+    set last_roll = greatest(c.last_roll, ${maxEnrolledRoll(schoolId, sessionId, sql`c.class_name`, sql`c.section`)}) + v.n
+    from (values ${values}) as v(class_name, section, n)
+    where c.school_id = ${schoolId} and c.session_id = ${sessionId} and c.class_name = v.class_name and c.section = v.section
+    returning c.class_name, c.section, c.last_roll, v.n`);
+  const first = new Map<string, number>();
+  for (const row of rowsOf<{ class_name: string; section: string; last_roll: number | string; n: number | string }>(result)) {
+    first.set(groupKey({ className: row.class_name, section: row.section }), Number(row.last_roll) - Number(row.n) + 1);
+  }
+  return first;
+}
+export { groupKey as rollGroupKey };
+
+/** Moves a group's counter past a number set by hand on edit, so allocation never hands it out again. */
+export async function bumpRollCounter(
+  tx: Db,
+  { schoolId, sessionId, className, section, rollNumber }: { schoolId: string; sessionId: string; rollNumber: number } & RollGroup,
+): Promise<void> {
+  await tx
+    .insert(rollCounters)
+    .values({ schoolId, sessionId, className, section, lastRoll: rollNumber })
+    .onConflictDoUpdate({
+      target: [rollCounters.schoolId, rollCounters.sessionId, rollCounters.className, rollCounters.section],
+      set: { lastRoll: sql`greatest(${rollCounters.lastRoll}, ${rollNumber})` },
+    });
+}
+
+export interface PlanRoom {
+  planName: string;
+  limit: number | null;
+  active: number;
+}
+
+/** The school's plan limit (ruling 13) and how many active students count against it. */
+export async function planRoom(db: Db, { schoolId }: { schoolId: string }): Promise<PlanRoom> {
+  const [row] = await db
+    .select({
+      planName: plans.name,
+      limit: plans.studentLimit,
+      active: sql<number>`(select count(*) from ${students} s where s.school_id = ${schoolId} and s.status = 'active')`,
+    })
+    .from(schools)
+    .innerJoin(plans, eq(plans.id, schools.subscriptionPlan))
+    .where(eq(schools.id, schoolId))
+    .limit(1);
+  if (!row) throw new Error(`school ${schoolId} has no plan`);
+  return { planName: row.planName, limit: row.limit, active: Number(row.active) };
+}
+
+export function planLimitMessage(room: Pick<PlanRoom, 'planName' | 'limit'>): string {
+  return `Your ${room.planName} plan allows up to ${room.limit} students. Upgrade your plan to add more.`;
+}
+
+/** Admission numbers among `numbers` already used in the school (by anyone but `exceptId`). */
+export async function takenAdmissionNumbers(
+  db: Db,
+  { schoolId, numbers, exceptId }: { schoolId: string; numbers: string[]; exceptId?: string },
+): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .select({ n: students.admissionNumber })
+    .from(students)
+    .where(
+      and(
+        eq(students.schoolId, schoolId),
+        inArray(students.admissionNumber, numbers),
+        exceptId ? sql`${students.id} <> ${exceptId}` : undefined,
+      ),
+    );
+  return new Set(rows.map((r) => r.n!));
+}
+
+export interface Placement {
+  sessionId: string;
+  rollNumber: number;
+  /** `YYYY-MM-DD`, used when the input gives no enrollment date */
+  today: string;
+  now: Date;
+}
+
+/** The row to insert for a new student; Aadhaar is encrypted and only its last four digits kept in clear. */
+export type NewStudentRow = typeof students.$inferInsert & { id: string; sessionId: string };
+
+export function newStudentValues(schoolId: string, input: CreateStudent, placement: Placement, cipher: FieldCipher): NewStudentRow {
+  return {
+    id: randomUUID(),
+    schoolId,
+    admissionNumber: input.admissionNumber,
+    name: input.name,
+    className: input.class,
+    section: input.section,
+    rollNumber: placement.rollNumber,
+    sessionId: placement.sessionId,
+    fatherName: input.fatherName,
+    motherName: input.motherName,
+    dateOfBirth: input.dateOfBirth,
+    mobileNumber: input.mobileNumber,
+    aadhaarEncrypted: input.aadharNumber ? cipher.encrypt(input.aadharNumber) : null,
+    aadhaarLast4: input.aadharNumber ? input.aadharNumber.slice(-4) : null,
+    residence: input.residence,
+    parentName: input.parentName,
+    parentPhone: input.parentPhone,
+    parentEmail: input.parentEmail,
+    parentWhatsApp: input.parentWhatsApp,
+    monthlyBusFeePaise: input.monthlyBusFee,
+    enrollmentDate: input.enrollmentDate ?? placement.today,
+    enableSmsReminders: input.enableSmsReminders,
+    enableWhatsappReminders: input.enableWhatsappReminders,
+    reminderPreference: input.reminderPreference,
+    createdAt: placement.now,
+    updatedAt: placement.now,
+  };
+}
+
+/** Inserts students and their enrollment in their session: two statements for any number of rows. */
+export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<StudentRow[]> {
+  if (rows.length === 0) return [];
+  const inserted = await tx.insert(students).values(rows).returning();
+  await tx.insert(studentEnrollments).values(
+    rows.map((r) => ({
+      schoolId: r.schoolId,
+      studentId: r.id,
+      sessionId: r.sessionId,
+      className: r.className,
+      section: r.section ?? 'A',
+      rollNumber: r.rollNumber,
+      createdAt: r.createdAt,
+    })),
+  );
+  return inserted;
+}
+
+/** Who, if anyone but `exceptId`, holds a roll number in a class and section of a session. */
+export async function rollHolder(
+  db: Db,
+  { schoolId, sessionId, className, section, rollNumber, exceptId }: { schoolId: string; sessionId: string; rollNumber: number; exceptId: string } & RollGroup,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ studentId: studentEnrollments.studentId })
+    .from(studentEnrollments)
+    .where(
+      and(
+        eq(studentEnrollments.schoolId, schoolId),
+        eq(studentEnrollments.sessionId, sessionId),
+        eq(studentEnrollments.className, className),
+        eq(studentEnrollments.section, section),
+        eq(studentEnrollments.rollNumber, rollNumber),
+        sql`${studentEnrollments.studentId} <> ${exceptId}`,
+      ),
+    )
+    .limit(1);
+  return row?.studentId;
+}
+
+/** Keeps the enrollment of the student's session equal to their placement (creates it when missing). */
+export async function upsertEnrollment(
+  tx: Db,
+  { schoolId, studentId, sessionId, className, section, rollNumber, now }: { schoolId: string; studentId: string; sessionId: string; rollNumber: number; now: Date } & RollGroup,
+): Promise<void> {
+  await tx
+    .insert(studentEnrollments)
+    .values({ schoolId, studentId, sessionId, className, section, rollNumber, createdAt: now })
+    .onConflictDoUpdate({
+      target: [studentEnrollments.schoolId, studentEnrollments.studentId, studentEnrollments.sessionId],
+      set: { className, section, rollNumber },
+    });
+}
+
+/**
+ * Whether the books hold money for the student: a receipt (live or cancelled, both stay visible)
+ * or a balance carried from an earlier session. Such a student is never deleted, so no money
+ * disappears; they are discharged instead. One EXISTS over indexed rows.
+ */
+export async function studentHasMoney(db: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<boolean> {
+  const result = await db.execute(sql`select (
+      exists (select 1 from ${receipts} r where r.school_id = ${schoolId} and r.student_id = ${studentId})
+      or exists (select 1 from ${previousBalances} b where b.school_id = ${schoolId} and b.student_id = ${studentId})
+    ) as has_money`);
+  return Boolean(rowsOf<{ has_money: boolean }>(result)[0]?.has_money);
+}
+
+/** Removes a student and their enrollments (their marks follow by cascade). Roll counters keep their numbers. */
+export async function deleteStudent(tx: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<void> {
+  await tx.delete(studentEnrollments).where(and(eq(studentEnrollments.schoolId, schoolId), eq(studentEnrollments.studentId, studentId)));
+  await tx.delete(students).where(and(eq(students.schoolId, schoolId), eq(students.id, studentId)));
+}
