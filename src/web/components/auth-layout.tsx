@@ -1,10 +1,29 @@
 import { ReceiptIndianRupeeIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { cn } from '@/web/lib/utils';
 import { ThemeToggle } from './theme';
 
-/** The frame of the public pages: brand, theme toggle, the content, policy links. */
-export function AuthLayout({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+const WIDTHS = { narrow: 'max-w-md', medium: 'max-w-3xl', wide: 'max-w-6xl' } as const;
+
+/**
+ * The frame of the public pages: brand, theme toggle, the content, policy links.
+ * `after` is shown below the content at full width, so a narrow sign-in card can sit above a
+ * three-column plan showcase.
+ */
+export function AuthLayout({
+  children,
+  wide = false,
+  width,
+  after,
+}: {
+  children: ReactNode;
+  /** kept for existing callers: the same as width="wide" */
+  wide?: boolean;
+  width?: keyof typeof WIDTHS;
+  after?: ReactNode;
+}) {
+  const size = width ?? (wide ? 'wide' : 'narrow');
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-blue-50 to-background dark:from-slate-900 dark:to-background">
       <header className="mx-auto flex w-full max-w-6xl items-center justify-between px-4 py-3">
@@ -16,7 +35,10 @@ export function AuthLayout({ children, wide = false }: { children: ReactNode; wi
         </Link>
         <ThemeToggle />
       </header>
-      <main className={`mx-auto w-full flex-1 px-4 pb-10 pt-2 ${wide ? 'max-w-6xl' : 'max-w-md'}`}>{children}</main>
+      <main className="w-full flex-1 px-4 pb-10 pt-2">
+        <div className={cn('mx-auto w-full', WIDTHS[size])}>{children}</div>
+        {after ? <div className="mx-auto w-full max-w-6xl">{after}</div> : null}
+      </main>
       <SiteFooter />
     </div>
   );
@@ -25,7 +47,7 @@ export function AuthLayout({ children, wide = false }: { children: ReactNode; wi
 export function SiteFooter() {
   return (
     <footer className="border-t py-5 text-center text-xs text-muted-foreground">
-      <nav className="mx-auto flex max-w-4xl flex-wrap justify-center gap-x-4 gap-y-1 px-4">
+      <nav aria-label="Policies" className="mx-auto flex max-w-4xl flex-wrap justify-center gap-x-4 gap-y-1 px-4">
         <Link to="/contact" className="hover:text-foreground">Contact</Link>
         <Link to="/privacy" className="hover:text-foreground">Privacy</Link>
         <Link to="/terms" className="hover:text-foreground">Terms</Link>

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckIcon } from 'lucide-react';
 import { rupees } from '@/web/lib/format';
+import { planHighlights } from '@/web/lib/plan-features';
 import { plansQuery, studentLimitText } from '@/web/lib/plans-api';
+import { cn } from '@/web/lib/utils';
 import { Badge } from './ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from './ui/card';
 
@@ -10,30 +12,34 @@ export function PlanShowcase() {
   const plans = useQuery(plansQuery());
   if (!plans.data?.length) return null;
   return (
-    <section aria-labelledby="plans-heading" className="mt-10">
-      <h2 id="plans-heading" className="text-center text-lg font-semibold">Plans for every school</h2>
-      <p className="mb-4 text-center text-sm text-muted-foreground">Start with a 5-day free trial. No card needed. Prices exclude 18% GST.</p>
-      <div className="grid gap-3">
-        {plans.data.map((plan) => (
-          <Card key={plan.id} className={plan.recommended ? 'border-primary ring-1 ring-primary' : ''}>
-            <CardHeader className="pb-2 sm:pb-2">
+    <section aria-labelledby="plans-heading" className="mt-12">
+      <h2 id="plans-heading" className="text-center text-xl font-semibold">Plans for every school</h2>
+      <p className="mx-auto mb-6 mt-1 max-w-xl text-center text-sm text-muted-foreground">
+        Start with a 5-day free trial. No card needed. Prices exclude 18% GST; your first subscription is 50% off.
+      </p>
+      <div className="grid gap-4 md:grid-cols-3">
+        {planHighlights(plans.data).map(({ plan, includes, extras }) => (
+          <Card key={plan.id} className={cn('flex flex-col', plan.recommended && 'border-primary ring-1 ring-primary')}>
+            <CardHeader className="pb-3 sm:pb-3">
               <div className="flex items-center justify-between gap-2">
-                <CardTitle className="text-base">{plan.name}</CardTitle>
+                <CardTitle>{plan.name}</CardTitle>
                 {plan.recommended ? <Badge>MOST POPULAR</Badge> : null}
               </div>
-              <p className="text-sm">
-                <span className="text-xl font-bold">{rupees(plan.monthlyPrice, { decimals: false })}</span>
-                <span className="text-muted-foreground">/month</span>
-                <span className="text-muted-foreground"> · {rupees(plan.yearlyPrice, { decimals: false })}/year</span>
+              <p>
+                <span className="text-2xl font-bold">{rupees(plan.monthlyPrice, { decimals: false })}</span>
+                <span className="text-sm text-muted-foreground">/month</span>
               </p>
-              <p className="text-xs text-muted-foreground">{studentLimitText(plan.studentLimit)}</p>
+              <p className="text-xs text-muted-foreground">
+                or {rupees(plan.yearlyPrice, { decimals: false })}/year · {studentLimitText(plan.studentLimit)}
+              </p>
             </CardHeader>
-            <CardContent>
-              <ul className="grid gap-1 text-sm text-muted-foreground">
-                {plan.features.slice(0, 5).map((f) => (
-                  <li key={f} className="flex items-center gap-2">
-                    <CheckIcon className="size-3.5 text-success" />
-                    {f}
+            <CardContent className="flex-1">
+              {includes ? <p className="mb-2 text-sm font-medium">Everything in {includes.name}, plus:</p> : null}
+              <ul className="grid gap-1.5 text-sm text-muted-foreground">
+                {extras.map((f) => (
+                  <li key={f} className="flex items-start gap-2">
+                    <CheckIcon className="mt-0.5 size-4 shrink-0 text-success" />
+                    <span>{f}</span>
                   </li>
                 ))}
               </ul>

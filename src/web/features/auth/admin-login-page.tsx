@@ -1,3 +1,81 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { loginSchema, type LoginInput } from '@/domain/auth';
+import { useSession } from '@/web/app/session';
+import { AuthLayout } from '@/web/components/auth-layout';
+import { toast } from '@/web/components/toaster';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { Field } from '@/web/components/ui/label';
+import { PasswordInput } from '@/web/components/ui/password-input';
+import { ApiError } from '@/web/lib/request';
+import { authApi } from './api';
+
+/** Master administrator sign-in (platform §2 "Admin login"). */
 export function AdminLoginPage() {
-  return <p className="p-6">AdminLoginPage</p>;
+  const { completeSignIn } = useSession();
+  // stays busy after success: the page reloads into the portal a moment later
+  const [signedIn, setSignedIn] = useState(false);
+  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      try {
+        const answer = await authApi.adminLogin(values);
+        setSignedIn(true);
+        completeSignIn(answer, '/admin/dashboard');
+      } catch (error) {
+        const description = error instanceof ApiError ? error.message : 'Network error. Please check your connection and try again.';
+        toast.error({ title: 'Login Failed', description: description || 'Invalid credentials' });
+      }
+    },
+    () => toast.error({ title: 'Login Failed', description: 'Please enter both email and password' }),
+  );
+
+  const busy = form.formState.isSubmitting || signedIn;
+  return (
+    <AuthLayout>
+      <Button variant="ghost" size="sm" asChild className="mb-3 -ml-2">
+        <Link to="/login">
+          <ArrowLeftIcon />
+          Regular Login
+        </Link>
+      </Button>
+      <Card>
+        <CardHeader>
+          <span className="mb-1 flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+            <ShieldCheckIcon className="size-5" />
+          </span>
+          <CardTitle className="text-2xl">Master Admin Portal</CardTitle>
+          <CardDescription>Sign in to manage schools, users and subscriptions.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            <Field label="Email" htmlFor="email">
+              <Input id="email" type="email" autoComplete="email" placeholder="admin@example.in" {...form.register('email')} />
+            </Field>
+            <Field label="Password" htmlFor="password">
+              <PasswordInput id="password" autoComplete="current-password" {...form.register('password')} />
+            </Field>
+            <div className="flex justify-end">
+              <Link to="/forgot-password" className="text-sm font-medium text-primary hover:underline">Forgot password?</Link>
+            </div>
+            <Button type="submit" disabled={busy} className="w-full">
+              {busy ? 'Signing in...' : 'Sign In'}
+            </Button>
+          </form>
+          <div className="mt-6 border-t pt-4 text-center text-sm">
+            <p className="text-muted-foreground">Running a school?</p>
+            <Button variant="outline" asChild className="mt-2 w-full">
+              <Link to="/login">School Admin Login</Link>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </AuthLayout>
+  );
 }

@@ -1,50 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { LoginInput, RegistrationInput } from '@/domain/auth';
+import type { SessionAnswer, User } from '@/web/lib/me-api';
 import { api } from '@/web/lib/request';
 
-export interface User {
-  id: string;
-  email: string;
-  username: string;
-  role: 'school_admin' | 'master_admin';
-  schoolId: string | null;
-  hasSeenOnboarding: boolean;
-  isFirstLogin: boolean;
-  createdAt: string;
-  lastLoginAt: string | null;
-}
-
-export interface School {
-  id: string;
-  name: string;
-  email: string;
-  phone: string;
-  address: string;
-  schoolCode: string | null;
-  subscriptionPlan: string;
-  subscriptionStatus: 'trial' | 'active' | 'expired' | 'cancelled';
-  trialEndsAt: string | null;
-  planStartDate: string | null;
-  planEndDate: string | null;
-  createdAt: string;
-  trialStatus: { isExpired: boolean; daysRemaining: number | null };
-  isExpired: boolean;
-  daysRemaining: number | null;
-}
-
-export interface Me {
-  user: User;
-  school: School | null;
-}
-
-export interface SessionAnswer extends Me {
-  success: true;
-  token: string;
-  rememberToken?: string;
-}
-
-export const ME_KEY = ['/api/auth/me'] as const;
-export const meQuery = () => queryOptions({ queryKey: ME_KEY, queryFn: () => api.get<Me>('/api/auth/me'), staleTime: 5 * 60_000 });
+export { ME_KEY, meQuery, type Me, type School, type SessionAnswer, type User } from '@/web/lib/me-api';
 
 export const authApi = {
   login: (input: LoginInput) => api.post<SessionAnswer>('/api/auth/login', input),

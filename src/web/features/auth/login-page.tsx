@@ -67,7 +67,7 @@ export function LoginPage() {
 
   const busy = form.formState.isSubmitting;
   return (
-    <AuthLayout>
+    <AuthLayout after={<PlanShowcase />}>
       <Card>
         <CardHeader>
           <CardTitle className="text-2xl">Sign in to your school</CardTitle>
@@ -124,7 +124,6 @@ export function LoginPage() {
           </div>
         </CardContent>
       </Card>
-      <PlanShowcase />
     </AuthLayout>
   );
 }

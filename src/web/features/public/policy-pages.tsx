@@ -1,4 +1,5 @@
-export const PrivacyPage = () => <p className="p-6">Privacy</p>;
-export const TermsPage = () => <p className="p-6">Terms</p>;
-export const RefundsPage = () => <p className="p-6">Refunds</p>;
-export const ShippingPage = () => <p className="p-6">Shipping</p>;
+/** The four policy pages of operations §2, under the names the router loads. */
+export { PrivacyPage } from './privacy-page';
+export { RefundsPage } from './refunds-page';
+export { ShippingPage } from './shipping-page';
+export { TermsPage } from './terms-page';

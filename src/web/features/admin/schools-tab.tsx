@@ -1,0 +1,68 @@
+import { SearchIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { formatDate } from '@/web/lib/format';
+import type { School } from '@/web/lib/me-api';
+import { filterSchools, planLabel } from './school-stats';
+import { SchoolStatusBadge } from './status-badge';
+
+export function SchoolsTab({ schools }: { schools: School[] }) {
+  const [query, setQuery] = useState('');
+  const shown = filterSchools(schools, query);
+  return (
+    <Card>
+      <CardHeader className="gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <CardTitle>Schools</CardTitle>
+          <CardDescription>
+            {shown.length === schools.length ? `${schools.length} registered` : `${shown.length} of ${schools.length} shown`}
+          </CardDescription>
+        </div>
+        <div className="relative sm:w-72">
+          <SearchIcon className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            aria-label="Search schools"
+            placeholder="Search by name or email"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="pl-9"
+          />
+        </div>
+      </CardHeader>
+      <CardContent>
+        {shown.length === 0 ? (
+          <p className="py-8 text-center text-sm text-muted-foreground">
+            {schools.length === 0 ? 'No school has registered yet.' : `No school matches “${query.trim()}”.`}
+          </p>
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>School</TableHead>
+                <TableHead>Plan</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Created</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {shown.map((s) => (
+                <TableRow key={s.id}>
+                  <TableCell className="min-w-48">
+                    <div className="font-medium">{s.name}</div>
+                    <div className="text-xs text-muted-foreground">{s.email}</div>
+                  </TableCell>
+                  <TableCell>{planLabel(s.subscriptionPlan)}</TableCell>
+                  <TableCell><SchoolStatusBadge school={s} /></TableCell>
+                  <TableCell className="whitespace-nowrap">{formatDate(s.createdAt)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SchoolInfoInput } from '@/domain/auth';
+import { ME_KEY, type School, type User } from '@/web/lib/me-api';
+import { api } from '@/web/lib/request';
+
+/** Account settings calls (operations §7). The confirmation field never leaves the browser. */
+export const settingsApi = {
+  changePassword: (body: { currentPassword: string; newPassword: string }) => api.post<{ message: string }>('/api/auth/change-password', body),
+  changeEmail: (body: { newEmail: string; password: string }) => api.post<{ message: string; user: User }>('/api/auth/change-email', body),
+  updateSchool: (body: SchoolInfoInput) => api.put<{ message: string; school: School }>('/api/schools/update-info', body),
+};
+
+export function useChangePassword() {
+  return useMutation({ mutationFn: settingsApi.changePassword });
+}
+
+/** Email and school updates refetch the current user (operations §4), so every screen shows the new values. */
+export function useChangeEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: settingsApi.changeEmail,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
+  });
+}
+
+export function useUpdateSchool() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: settingsApi.updateSchool,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
+  });
+}

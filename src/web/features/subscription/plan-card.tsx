@@ -1,0 +1,95 @@
+import { CheckIcon, CreditCardIcon } from 'lucide-react';
+import type { BillingCycle } from '@/domain/plans';
+import { formatINR } from '@/domain/money';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { studentLimitText, type Plan } from '@/web/lib/plans-api';
+import { cn } from '@/web/lib/utils';
+import { PROVIDER_NAME } from './checkout';
+import { planPrice } from './pricing';
+
+const EARLY_ACCESS = 'Get new features first';
+
+export function PlanCard({
+  plan,
+  includes,
+  extras,
+  cycle,
+  firstSubscription,
+  busy,
+  disabled,
+  onPay,
+}: {
+  plan: Plan;
+  /** the cheaper plan this one contains, so the card lists only what it adds */
+  includes: Plan | null;
+  extras: string[];
+  cycle: BillingCycle;
+  firstSubscription: boolean;
+  busy: boolean;
+  disabled: boolean;
+  onPay: () => void;
+}) {
+  const { breakdown } = planPrice(plan, cycle, firstSubscription);
+  // platform §2: the Premium card always promises early access, whatever the catalogue lists
+  const features = plan.id === 'premium' && !plan.features.includes(EARLY_ACCESS) ? [...extras, EARLY_ACCESS] : extras;
+  const per = cycle === 'yearly' ? 'year' : 'month';
+  return (
+    <Card className={cn('relative flex flex-col', plan.recommended && 'border-primary shadow-md ring-1 ring-primary')}>
+      {plan.recommended ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2 shadow-sm">MOST POPULAR</Badge> : null}
+      <CardHeader className="pb-3 sm:pb-3">
+        <CardTitle className="text-xl">{plan.name}</CardTitle>
+        <p>
+          <span className="text-3xl font-bold tracking-tight">{formatINR(breakdown.base, { decimals: false })}</span>
+          <span className="text-muted-foreground">/{per}</span>
+        </p>
+        <p className="text-sm font-medium text-muted-foreground">{studentLimitText(plan.studentLimit)}</p>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">
+        {includes ? <p className="-mb-2 text-sm font-medium">Everything in {includes.name}, plus:</p> : null}
+        <ul className="grid gap-1.5 text-sm">
+          {features.map((f) => (
+            <li key={f} className="flex items-start gap-2">
+              <CheckIcon className="mt-0.5 size-4 shrink-0 text-success" />
+              <span>{f}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="mt-auto grid gap-1 rounded-lg bg-muted/60 p-3 text-sm" aria-label={`${plan.name} price breakdown`}>
+          <Row label={`Plan price (1 ${per})`} value={formatINR(breakdown.base)} />
+          {breakdown.discount > 0 ? (
+            <Row label="First subscription discount (50%)" value={`−${formatINR(breakdown.discount)}`} className="text-success" />
+          ) : null}
+          <Row label="GST (18%)" value={formatINR(breakdown.gst)} />
+          <div className="mt-1 flex items-baseline justify-between gap-2 border-t pt-2 font-semibold">
+            <dt>Total</dt>
+            <dd className="text-right">
+              {breakdown.discount > 0 ? (
+                <s className="mr-2 text-xs font-normal text-muted-foreground" aria-label={`full price ${formatINR(breakdown.undiscountedTotal)}`}>
+                  {formatINR(breakdown.undiscountedTotal)}
+                </s>
+              ) : null}
+              <span className="text-base">{formatINR(breakdown.total)}</span>
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+      <CardFooter>
+        <Button className="w-full" size="lg" variant={plan.recommended ? 'default' : 'outline'} onClick={onPay} disabled={disabled}>
+          <CreditCardIcon />
+          {busy ? 'Processing...' : `Pay with ${PROVIDER_NAME}`}
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function Row({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <div className={cn('flex justify-between gap-2', className)}>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './request';
+
+/** Who is signed in: the session call every screen shares (platform §3, §7 GET /api/auth/me). */
+
+export interface User {
+  id: string;
+  email: string;
+  username: string;
+  role: 'school_admin' | 'master_admin';
+  schoolId: string | null;
+  hasSeenOnboarding: boolean;
+  isFirstLogin: boolean;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+export interface School {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  schoolCode: string | null;
+  subscriptionPlan: string;
+  subscriptionStatus: 'trial' | 'active' | 'expired' | 'cancelled';
+  trialEndsAt: string | null;
+  planStartDate: string | null;
+  planEndDate: string | null;
+  createdAt: string;
+  trialStatus: { isExpired: boolean; daysRemaining: number | null };
+  isExpired: boolean;
+  daysRemaining: number | null;
+}
+
+export interface Me {
+  user: User;
+  school: School | null;
+}
+
+export interface SessionAnswer extends Me {
+  success: true;
+  token: string;
+  rememberToken?: string;
+}
+
+export const ME_KEY = ['/api/auth/me'] as const;
+export const meQuery = () => queryOptions({ queryKey: ME_KEY, queryFn: () => api.get<Me>('/api/auth/me'), staleTime: 5 * 60_000 });
