@@ -6,6 +6,7 @@ import { academicSessions } from '../db/schema';
 import { conflict } from '../lib/errors';
 import { lockFor } from '../lib/locks';
 import { isUniqueViolation } from '../lib/pg-errors';
+import { rollOverSchool, rollsOver, type Actor } from '../fees/rollover';
 
 export type SessionRow = typeof academicSessions.$inferSelect;
 
@@ -79,6 +80,8 @@ export interface NewSession {
   startDate: string;
   endDate: string;
   isActive: boolean;
+  /** who creates it, and when: a session later than the active one rolls the school over into it (ruling 9) */
+  actor?: Actor;
 }
 
 /**
@@ -95,6 +98,7 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.name, name)))
     .limit(1);
   if (existing) throw conflict(duplicateSessionMessage(name));
+  const previous = await findActiveSession(tx, { schoolId: input.schoolId });
   if (input.isActive) {
     await tx
       .update(academicSessions)
@@ -106,6 +110,10 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
       .insert(academicSessions)
       .values({ schoolId: input.schoolId, name, startDate: input.startDate, endDate: input.endDate, isActive: input.isActive })
       .returning();
+    if (input.actor && rollsOver(previous, row!)) {
+      await rollOverSchool(tx, { schoolId: input.schoolId, from: previous, to: row!, actor: input.actor });
+      return (await findSession(tx, { schoolId: input.schoolId, id: row!.id }))!;
+    }
     return row!;
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(duplicateSessionMessage(name));

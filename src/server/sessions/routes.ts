@@ -88,7 +88,14 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const { sessionName, startDate, endDate, isActive } = request.body;
       const row = await db.transaction(async (tx) => {
-        const created = await createSession(tx, { schoolId, name: sessionName, startDate, endDate, isActive });
+        const created = await createSession(tx, {
+          schoolId,
+          name: sessionName,
+          startDate,
+          endDate,
+          isActive,
+          actor: { userId: request.auth?.userId ?? null, ip: request.ip, now: app.deps.clock.now() },
+        });
         await audit(tx, request, { action: 'academic_session.create', entity: 'academic_session', entityId: created.id, after: toSessionDto(created) });
         return created;
       });

@@ -25,6 +25,13 @@ export async function openTestDatabase(): Promise<Database> {
       ...database,
       async close() {
         await database.close();
+        // pg's pool resolves end() before its sockets have closed; a forced drop would then kill
+        // them mid-goodbye and their 57P01 errors surface as unhandled errors of the test file
+        for (let i = 0; i < 100; i++) {
+          const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (open.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       },

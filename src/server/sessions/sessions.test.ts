@@ -1,0 +1,150 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aprilToMarchSession, indiaDate } from '../../domain/sessions';
+import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+type School = Awaited<ReturnType<typeof signUpSchool>>;
+type Session = { id: string; sessionName: string; academicYear: string; isActive: boolean; startDate: string; endDate: string };
+
+describe('the default session', () => {
+  it('is the April–March session containing the date in India', () => {
+    expect(aprilToMarchSession('2026-11-22')).toEqual({ name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31' });
+    expect(aprilToMarchSession('2027-03-31')).toEqual({ name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31' });
+    expect(aprilToMarchSession('2027-04-01').name).toBe('2027-2028');
+    // 31 March 20:00 UTC is already 1 April in India
+    expect(indiaDate(new Date('2027-03-31T20:00:00Z'))).toBe('2027-04-01');
+  });
+
+  it('is created, active, for every new school at registration', async () => {
+    const school = await signUpSchool(ctx);
+    const res = await school.api.get('/api/academic-sessions');
+    expect(res.json()).toEqual([
+      expect.objectContaining({ sessionName: '2026-2027', academicYear: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: true, isPromotionCompleted: false }),
+    ]);
+  });
+});
+
+describe('creating sessions', () => {
+  let school: School;
+  beforeAll(async () => {
+    school = await signUpSchool(ctx);
+  });
+
+  it('checks the §5 rules with their words', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ sessionName: '', startDate: '2027-04-01', endDate: '2028-03-31' }, 'Please fill in all required fields'],
+      [{ sessionName: '2027-2028', startDate: '', endDate: '2028-03-31' }, 'Please fill in all required fields'],
+      [{ sessionName: '2027-2028', startDate: '2027-04-01', endDate: '' }, 'Please fill in all required fields'],
+      [{ sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2027-03-01' }, 'End date must be after start date.'],
+      [{ sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2027-04-01' }, 'End date must be after start date.'],
+      [
+        { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-02-29' },
+        'Academic session must be at least 12 months long. Current duration: 11 months. Please adjust the dates.',
+      ],
+      [
+        { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-03-30' },
+        'Academic session must be at least 12 months long. Current duration: 11 months. Please adjust the dates.',
+      ],
+      [
+        { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2027-09-30' },
+        'Academic session must be at least 12 months long. Current duration: 6 months. Please adjust the dates.',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await school.api.post('/api/academic-sessions', body);
+      expect(res.statusCode, message).toBe(400);
+      expect(res.json().error).toBe(message);
+    }
+    expect((await school.api.get('/api/academic-sessions')).json()).toHaveLength(1);
+  });
+
+  it('creates an inactive session of exactly 12 months and keeps the active one', async () => {
+    const res = await school.api.post('/api/academic-sessions', { sessionName: '2027-28', startDate: '2027-04-01', endDate: '2028-03-31', isActive: false });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ sessionName: '2027-2028', academicYear: '2027-2028', isActive: false });
+    expect((await school.api.get('/api/academic-sessions/active')).json().sessionName).toBe('2026-2027');
+  });
+
+  it('refuses a duplicate name with 409', async () => {
+    const res = await school.api.post('/api/academic-sessions', { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-03-31' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toBe('An academic session named "2027-2028" already exists.');
+  });
+
+  it('makes a new active session the only active one and lists newest first', async () => {
+    const res = await school.api.post('/api/academic-sessions', { sessionName: '2028-2029', startDate: '2028-04-01', endDate: '2029-03-31', isActive: true });
+    expect(res.statusCode).toBe(201);
+    const list = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    expect(list.map((s) => [s.sessionName, s.isActive])).toEqual([
+      ['2028-2029', true],
+      ['2027-2028', false],
+      ['2026-2027', false],
+    ]);
+    const audit = await ctx.database.db.execute(
+      sql`select count(*)::int as n from audit_log where school_id = ${school.schoolId} and action = 'academic_session.create'`,
+    );
+    expect(audit.rows).toEqual([{ n: 2 }]);
+  });
+
+  it('activates a session so that exactly one is active', async () => {
+    const list = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    const target = list.find((s) => s.sessionName === '2026-2027')!;
+    const res = await school.api.put(`/api/academic-sessions/${target.id}/activate`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: target.id, isActive: true });
+    const after = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    expect(after.filter((s) => s.isActive).map((s) => s.sessionName)).toEqual(['2026-2027']);
+    expect((await school.api.get('/api/academic-sessions/active')).json().id).toBe(target.id);
+    // activating the active one again changes nothing
+    expect((await school.api.put(`/api/academic-sessions/${target.id}/activate`)).statusCode).toBe(200);
+    // simultaneous activations still leave exactly one
+    const answers = await Promise.all(after.map((s) => school.api.put(`/api/academic-sessions/${s.id}/activate`)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const final = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    expect(final.filter((s) => s.isActive)).toHaveLength(1);
+  });
+
+  it('answers 404 for unknown ids', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'x']) {
+      const res = await school.api.put(`/api/academic-sessions/${id}/activate`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toBe('Academic session not found');
+    }
+  });
+});
+
+describe('a school with no active session', () => {
+  it('answers 404 on /active and gets the default session with its first student', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await ctx.database.db.execute(sql`delete from academic_sessions where school_id = ${school.schoolId}`);
+    const none = await school.api.get('/api/academic-sessions/active');
+    expect(none.statusCode).toBe(404);
+    expect(none.json().error).toBe('No active academic session');
+    expect((await school.api.get('/api/students/next-roll-number/1st/A')).json()).toEqual({ nextRollNumber: 1 });
+    const res = await school.api.post('/api/students', { name: 'First Pupil', class: '1st', section: 'A' });
+    expect(res.statusCode).toBe(201);
+    const active = (await school.api.get('/api/academic-sessions/active')).json();
+    expect(active).toMatchObject({ sessionName: '2026-2027', isActive: true });
+    expect(res.json().sessionId).toBe(active.id);
+  });
+});
+
+describe('tenancy', () => {
+  it("never shows or activates one school's sessions for another", async () => {
+    const a = await signUpSchool(ctx);
+    const b = await signUpSchool(ctx);
+    const created = (await a.api.post('/api/academic-sessions', { sessionName: '2030-2031', startDate: '2030-04-01', endDate: '2031-03-31' })).json();
+    expect((await b.api.get(`/api/academic-sessions/${created.id}`)).statusCode).toBe(404);
+    expect((await b.api.put(`/api/academic-sessions/${created.id}/activate`)).statusCode).toBe(404);
+    expect(((await b.api.get('/api/academic-sessions')).json() as Session[]).map((s) => s.sessionName)).toEqual(['2026-2027']);
+    expect((await a.api.get(`/api/academic-sessions/${created.id}`)).json().isActive).toBe(false);
+    // the same name is free for another school
+    expect((await b.api.post('/api/academic-sessions', { sessionName: '2030-2031', startDate: '2030-04-01', endDate: '2031-03-31' })).statusCode).toBe(201);
+  });
+});
