@@ -12,6 +12,7 @@ import {
   isEntryChanged,
   MARK_FIELDS,
   MARK_MAX,
+  parseHalves,
   parseMark,
   subjectPercent,
   type MarkHalves,
@@ -197,4 +198,11 @@ describe('bulk input schema', () => {
     expect(out.success).toBe(false);
     expect(out.error?.issues[0]?.message).toBe('No results to save');
   });
+});
+
+describe('parseHalves', () => {
+  it.each([['89.5', 179], ['712', 1424], ['0', 0], ['100.0', 200]] as const)('%s is %i half-marks', (text, halves) => {
+    expect(parseHalves(text)).toBe(halves);
+  });
+  it.each(['', null, 'x', '-1', '4.25'])('%j is not a figure', (text) => expect(parseHalves(text)).toBeNull());
 });

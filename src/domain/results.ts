@@ -74,6 +74,13 @@ export function formatHalves(value: Halves | null | undefined): string {
   return value % 2 === 0 ? String(whole) : `${whole}.5`;
 }
 
+/** Reads a computed figure from the wire ("89.5", "712") back into half-marks; null when not one. */
+export function parseHalves(text: string | null | undefined): Halves | null {
+  const match = /^(\d{1,6})(?:\.(5|0))?$/.exec((text ?? '').trim());
+  if (!match) return null;
+  return Number(match[1]) * 2 + (match[2] === '5' ? 1 : 0);
+}
+
 export const GRADE_BANDS = [
   { min: 90, grade: 'A+' },
   { min: 80, grade: 'A' },
