@@ -1,0 +1,13 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { DashboardTabId } from '@/web/features/dashboard/tabs';
+
+/**
+ * Which feature fills which dashboard tab. The dashboard shell and the features do not import each
+ * other; they are put together here, at the app level. A later feature plugs in with one entry;
+ * a tab without one shows a short note that it is not part of this version.
+ */
+export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponent<ComponentType>>> = {
+  students: lazy(() => import('@/web/features/students/students-tab').then((m) => ({ default: m.StudentsTab }))),
+  'academic-sessions': lazy(() => import('@/web/features/sessions/sessions-tab').then((m) => ({ default: m.SessionsTab }))),
+  'fee-structure': lazy(() => import('@/web/features/fee-structures/fee-structure-tab').then((m) => ({ default: m.FeeStructureTab }))),
+};

@@ -1,0 +1,54 @@
+import { ClockIcon, LockIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import type { School } from '@/web/features/auth/api';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Button } from '@/web/components/ui/button';
+
+/** The trial messages of operations §8: ending soon (2 days or less) and expired (read-only). */
+export function TrialBanner({ school }: { school: School }) {
+  const upgrade = (
+    <Button asChild size="sm" className="mt-3">
+      <Link to={`/subscription-required/${school.id}`}>Upgrade Plan</Link>
+    </Button>
+  );
+  if (school.subscriptionStatus === 'trial' && school.trialStatus.isExpired) {
+    return (
+      <Alert variant="destructive">
+        <LockIcon />
+        <AlertTitle>Trial Period Expired</AlertTitle>
+        <AlertDescription>
+          <p>Your 5-day trial has expired. To continue using the system, please upgrade to a paid plan.</p>
+          <p className="mt-1">Your data is read-only until then: you can view everything, but adding or changing records is blocked.</p>
+          {upgrade}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  if (school.subscriptionStatus === 'expired') {
+    return (
+      <Alert variant="destructive">
+        <LockIcon />
+        <AlertTitle>Subscription Expired</AlertTitle>
+        <AlertDescription>
+          <p>Your plan has ended. Renew it to keep adding and changing records; until then your data is read-only.</p>
+          {upgrade}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  const days = school.trialStatus.daysRemaining;
+  if (school.subscriptionStatus === 'trial' && days !== null && days <= 2) {
+    return (
+      <Alert variant="warning">
+        <ClockIcon />
+        <AlertTitle>Trial Period Ending Soon</AlertTitle>
+        <AlertDescription>
+          <p className="font-medium">{days} day(s) remaining</p>
+          <p>Your trial period will expire in {days} days. Upgrade now to avoid service interruption.</p>
+          {upgrade}
+        </AlertDescription>
+      </Alert>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,154 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { SparklesIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Link } from 'react-router';
+import { createStudentSchema, type CreateStudent } from '@/domain/students';
+import { useSchoolSession } from '@/web/app/session';
+import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Button } from '@/web/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/web/components/ui/dialog';
+import { Input } from '@/web/components/ui/input';
+import { Field } from '@/web/components/ui/label';
+import { ApiError } from '@/web/lib/request';
+import { nextRollNumberQuery, useCreateStudent, type Student } from './api';
+import { AcademicFields, BusAndReminderFields, emptyStudentForm, firstError, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
+
+const today = () => new Date().toLocaleDateString('en-CA');
+
+/**
+ * Add New Student (operations §2, §5). The roll number is suggested by the server whenever class
+ * and section are chosen and shown read-only; the server allocates the final one (ruling 10).
+ */
+export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (s: Student) => void }) {
+  const { school } = useSchoolSession();
+  const [limitMessage, setLimitMessage] = useState<string | null>(null);
+  const form = useForm<StudentFormValues, unknown, CreateStudent>({
+    resolver: zodResolver(createStudentSchema) as unknown as Resolver<StudentFormValues, unknown, CreateStudent>,
+    defaultValues: emptyStudentForm(today()),
+  });
+  const create = useCreateStudent();
+  const [className, section] = form.watch(['class', 'section']);
+  const roll = useQuery(nextRollNumberQuery(className, section));
+  const suggested = className && section && roll.data ? roll.data.nextRollNumber : null;
+
+  useEffect(() => {
+    form.setValue('rollNumber', suggested === null ? '' : String(suggested));
+  }, [suggested, form]);
+
+  useEffect(() => {
+    if (!open) {
+      form.reset(emptyStudentForm(today()));
+      setLimitMessage(null);
+    }
+  }, [open, form]);
+
+  const onSubmit = form.handleSubmit(
+    async () => {
+      if (suggested === null) {
+        toast.error({ title: 'Validation Error', description: 'Unable to determine roll number. Please select a class first.' });
+        return;
+      }
+      setLimitMessage(null);
+      const values = form.getValues();
+      try {
+        const student = await create.mutateAsync({ ...values, rollNumber: String(suggested) });
+        toast.success({ title: 'Success', description: `${student.name} added to ${student.class}-${student.section} with roll number ${student.rollNumber}.` });
+        onOpenChange(false);
+        onAdded(student);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403 && error.body.upgradeRequired) {
+          setLimitMessage(error.message);
+          toast.error({ title: 'Cannot Add Student', description: error.message });
+          return;
+        }
+        if (error instanceof ApiError) {
+          for (const [field, message] of Object.entries(error.fields)) {
+            if (field in values) form.setError(field as keyof StudentFormValues, { message });
+          }
+        }
+        const serverText = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : null;
+        const status = error instanceof ApiError ? error.status : 0;
+        toast.error({ title: 'Error', description: serverText ?? (status ? `Failed to create student (Status: ${status})` : (error as Error).message) });
+      }
+    },
+    (errors) => {
+      const first = firstError(errors);
+      if (first) toast.error({ title: 'Validation Error', description: first.message });
+    },
+  );
+
+  const rollText = !className
+    ? 'Select a class'
+    : roll.isFetching
+      ? 'Finding the next roll number...'
+      : roll.isError
+        ? 'Unable to determine roll number'
+        : String(suggested ?? '');
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>Add New Student</DialogTitle>
+          <DialogDescription>Fields marked * are required. The roll number is the next free one in the chosen class and section.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-6">
+          {limitMessage ? (
+            <Alert variant="warning">
+              <AlertTitle>Cannot Add Student</AlertTitle>
+              <AlertDescription className="grid gap-2">
+                <p>{limitMessage}</p>
+                <Button asChild size="sm" className="justify-self-start">
+                  <Link to={`/subscription-required/${school.id}`}>
+                    <SparklesIcon />
+                    Upgrade Plan
+                  </Link>
+                </Button>
+              </AlertDescription>
+            </Alert>
+          ) : null}
+          <FormSection title="Academic">
+            <AcademicFields
+              form={form}
+              prefix="add"
+              rollNumber={
+                <Field label="Roll Number" htmlFor="add-roll" hint="Suggested automatically">
+                  <Input id="add-roll" readOnly value={rollText} aria-readonly tabIndex={-1} />
+                </Field>
+              }
+            />
+          </FormSection>
+          <FormSection title="Personal">
+            <PersonalFields form={form} prefix="add" />
+          </FormSection>
+          <FormSection title="Parent / Guardian">
+            <ParentFields form={form} prefix="add" />
+          </FormSection>
+          <FormSection title="Bus Fee and Reminders">
+            <BusAndReminderFields form={form} prefix="add" />
+          </FormSection>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Adding Student...' : 'Add Student'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function FormSection({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-3 text-sm font-semibold text-muted-foreground">{title}</legend>
+      {children}
+    </fieldset>
+  );
+}

@@ -1,0 +1,69 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, ApiError } from './request';
+
+/**
+ * Reads that several school screens share: the dashboard's tab guards, the students lookup, the fee
+ * structure page and (later) the fee screens all ask for these. The query keys are the API paths,
+ * so a mutation in one feature refreshes every screen that shows the same data.
+ */
+
+export interface ClassSummaryRow {
+  class: string;
+  section: string;
+  count: number;
+}
+
+/** Wire amounts are rupee strings with two places ("1500.00"). */
+export interface FeeStructure {
+  id: string;
+  className: string;
+  academicYear: string;
+  monthlyTuitionFee: string;
+  yearlyFee: string;
+  examFee: string;
+  booksFee: string;
+  uniformFee: string;
+  miscFee: string;
+  totalYearlyFees: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AcademicSession {
+  id: string;
+  sessionName: string;
+  academicYear: string;
+  startDate: string;
+  endDate: string;
+  isActive: boolean;
+  isPromotionCompleted: boolean;
+  createdAt: string;
+}
+
+export const CLASS_SUMMARY_KEY = ['/api/students/class-summary'] as const;
+export const FEE_STRUCTURES_KEY = ['/api/class-fee-structures'] as const;
+export const SESSIONS_KEY = ['/api/academic-sessions'] as const;
+export const ACTIVE_SESSION_KEY = ['/api/academic-sessions/active'] as const;
+
+/** Students per class and section: one small row per group, never the student list itself. */
+export const classSummaryQuery = () =>
+  queryOptions({ queryKey: CLASS_SUMMARY_KEY, queryFn: () => api.get<ClassSummaryRow[]>('/api/students/class-summary') });
+
+export const feeStructuresQuery = () =>
+  queryOptions({ queryKey: FEE_STRUCTURES_KEY, queryFn: () => api.get<FeeStructure[]>('/api/class-fee-structures') });
+
+export const sessionsQuery = () => queryOptions({ queryKey: SESSIONS_KEY, queryFn: () => api.get<AcademicSession[]>('/api/academic-sessions') });
+
+/** The active session, or null when the school has none yet (a 404 is not an error here). */
+export const activeSessionQuery = () =>
+  queryOptions({
+    queryKey: ACTIVE_SESSION_KEY,
+    queryFn: async () => {
+      try {
+        return await api.get<AcademicSession | null>('/api/academic-sessions/active');
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
