@@ -26,9 +26,13 @@ import { paymentRoutes } from './payments/routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
+import { feeRoutes } from './fees/routes';
+import { passoutRoutes } from './passouts/routes';
 import { resultRoutes } from './results/routes';
 import { sessionRoutes } from './sessions/routes';
 import { studentRoutes } from './students/routes';
+import { expenseRoutes } from './expenses/routes';
+import { registerDataVersions } from './stats/versions';
 import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
@@ -126,6 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   registerAuthContext(app);
+  registerDataVersions(app);
 
   await app.register(authRoutes);
   await app.register(planRoutes);
@@ -136,6 +141,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(studentRoutes);
   await app.register(feeStructureRoutes);
   await app.register(resultRoutes);
+  await app.register(expenseRoutes);
+  await app.register(feeRoutes);
+  await app.register(passoutRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

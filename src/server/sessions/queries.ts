@@ -105,20 +105,21 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
       .set({ isActive: false })
       .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.isActive, true)));
   }
+  let row: SessionRow;
   try {
-    const [row] = await tx
+    [row] = (await tx
       .insert(academicSessions)
       .values({ schoolId: input.schoolId, name, startDate: input.startDate, endDate: input.endDate, isActive: input.isActive })
-      .returning();
-    if (input.actor && rollsOver(previous, row!)) {
-      await rollOverSchool(tx, { schoolId: input.schoolId, from: previous, to: row!, actor: input.actor });
-      return (await findSession(tx, { schoolId: input.schoolId, id: row!.id }))!;
-    }
-    return row!;
+      .returning()) as [SessionRow];
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(duplicateSessionMessage(name));
     throw error;
   }
+  if (input.actor && rollsOver(previous, row)) {
+    await rollOverSchool(tx, { schoolId: input.schoolId, from: previous, to: row, actor: input.actor });
+    return (await findSession(tx, { schoolId: input.schoolId, id: row.id }))!;
+  }
+  return row;
 }
 
 /** Makes one session the active one and every other session of the school inactive. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { FEE_HEADS, PAYMENT_MODES, RECEIPT_PREFIXES } from '../../../domain/ledger';
 import { schools, users } from './platform';
 import { academicSessions, students } from './students';
@@ -90,6 +90,8 @@ export const receiptLines = pgTable(
     period: text('period'),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
     paidOn: date('paid_on', { mode: 'string' }).notNull(),
+    /** the line's place on its receipt, as entered */
+    position: smallint('position').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

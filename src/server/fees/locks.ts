@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+
+/**
+ * Transaction-scoped locks for the ledger (released at commit or rollback).
+ *
+ * - Every write for one student (a receipt, a cancellation, a promotion, a discharge) holds the
+ *   school's ledger lock in SHARED mode and the student's lock exclusively: saves for different
+ *   students run side by side, two saves for the same student take turns, so the second sees the
+ *   first's lines (a locked month, a used clientId) instead of writing the month twice.
+ * - Whole-school moves (rollover into a new session, passouts from a class) take the school's
+ *   ledger lock EXCLUSIVELY, so no receipt lands in a session while its balances are being carried.
+ */
+const schoolKey = (schoolId: string) => sql`hashtextextended(${`ledger-school:${schoolId}`}, 0)`;
+const studentKey = (studentId: string) => sql`hashtextextended(${`ledger-student:${studentId}`}, 0)`;
+
+export async function lockStudentLedger(tx: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)})`);
+}
+
+export async function lockSchoolLedger(tx: Db, { schoolId }: { schoolId: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${schoolKey(schoolId)})`);
+}

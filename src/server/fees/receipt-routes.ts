@@ -1,0 +1,155 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { cancelReceiptSchema } from '../../domain/ledger';
+import { requireSchool, schoolIdOf } from '../auth/context';
+import { errorDto } from '../auth/dto';
+import { receipts, schools } from '../db/schema';
+import { audit } from '../lib/audit';
+import { conflict, notFound } from '../lib/errors';
+import { sendPdf } from '../lib/pdf';
+import { addBackToCarried, closedAccounts, closedSessionsTouched } from './balances';
+import { receiptDto, toReceiptDto } from './dto';
+import { lockStudentLedger } from './locks';
+import { findReceipt, findStudentOr404, listReceipts } from './queries';
+import { receiptPdf } from './receipt-pdf';
+import { formatReceiptDate } from './receipt-text';
+
+const idParams = z.object({ id: z.string() });
+
+const schoolDto = z.object({ name: z.string(), address: z.string(), phone: z.string(), schoolCode: z.string().nullable(), email: z.string() });
+
+export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, clock } = app.deps;
+
+  const loadSchool = async (schoolId: string) => {
+    const [row] = await db
+      .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
+      .from(schools)
+      .where(eq(schools.id, schoolId))
+      .limit(1);
+    return row!;
+  };
+
+  app.get(
+    '/api/students/:id/receipts',
+    {
+      preHandler: requireSchool,
+      schema: {
+        tags: ['receipts'],
+        summary: "A student's receipts, newest first, cancelled ones included",
+        security: [{ bearer: [] }],
+        params: idParams,
+        response: { 200: z.array(receiptDto), 404: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const student = await findStudentOr404(db, { schoolId, studentId: request.params.id });
+      const rows = await listReceipts(db, { schoolId, studentId: student.id, limit: 500, offset: 0 });
+      return rows.map(toReceiptDto);
+    },
+  );
+
+  app.get(
+    '/api/receipts/:id',
+    {
+      preHandler: requireSchool,
+      schema: {
+        tags: ['receipts'],
+        summary: 'One receipt with its lines and the school details a printed receipt shows',
+        security: [{ bearer: [] }],
+        params: idParams,
+        response: { 200: z.object({ receipt: receiptDto, school: schoolDto }), 404: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const found = await findReceipt(db, { schoolId, id: request.params.id });
+      if (!found) throw notFound('Receipt not found');
+      return { receipt: toReceiptDto(found), school: await loadSchool(schoolId) };
+    },
+  );
+
+  app.get(
+    '/api/receipts/:id/pdf',
+    {
+      preHandler: requireSchool,
+      schema: {
+        tags: ['receipts'],
+        summary: 'The receipt as a PDF (A5) to download or share',
+        description: 'issuedBy: the name printed as "Received by" (Print Receipt asks for it); the name stored on the receipt when absent. A cancelled receipt is marked CANCELLED with its reason.',
+        security: [{ bearer: [] }],
+        params: idParams,
+        querystring: z.object({ issuedBy: z.string().trim().max(100, 'The name is too long').optional() }),
+        response: { 200: z.any().describe('application/pdf'), 404: errorDto },
+      },
+    },
+    async (request, reply) => {
+      const schoolId = schoolIdOf(request);
+      const found = await findReceipt(db, { schoolId, id: request.params.id });
+      if (!found) throw notFound('Receipt not found');
+      const receipt = toReceiptDto(found);
+      const pdf = await receiptPdf(receipt, await loadSchool(schoolId), request.query.issuedBy || receipt.receivedBy);
+      return sendPdf(reply, pdf, `receipt-${receipt.receiptNumber.replace(/\//g, '-')}.pdf`);
+    },
+  );
+
+  app.post(
+    '/api/receipts/:id/cancel',
+    {
+      preHandler: requireSchool,
+      schema: {
+        tags: ['receipts'],
+        summary: 'Cancel a receipt with a reason (a reversal: it stays visible, its lines stop counting)',
+        description:
+          'The receipt is marked cancelled with who, when and why; its lines no longer count in any balance, and it stays in the student\'s history and the audit log. If its session has since been closed for the student (promotion, discharge), the dues it had settled come back onto the balance carried from that session. A second cancel answers 409.',
+        security: [{ bearer: [] }],
+        params: idParams,
+        body: cancelReceiptSchema,
+        response: { 200: z.object({ message: z.string(), receipt: receiptDto }), 400: errorDto, 402: errorDto, 404: errorDto, 409: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const now = clock.now();
+      const { reason } = request.body;
+      const found = await findReceipt(db, { schoolId, id: request.params.id });
+      if (!found) throw notFound('Receipt not found');
+      const cancelled = await db.transaction(async (tx) => {
+        await lockStudentLedger(tx, { schoolId, studentId: found.receipt.studentId });
+        const fresh = (await findReceipt(tx, { schoolId, id: found.receipt.id }))!;
+        if (fresh.receipt.status === 'cancelled') {
+          throw conflict(
+            `Receipt ${fresh.receipt.receiptNumber} was already cancelled on ${formatReceiptDate(fresh.receipt.cancelledAt!.toISOString())}.`,
+          );
+        }
+        const student = await findStudentOr404(tx, { schoolId, studentId: fresh.receipt.studentId });
+        const sessionIds = [...new Set(fresh.lines.filter((l) => l.head !== 'previous_balance').map((l) => l.sessionId))];
+        const closed = await closedSessionsTouched(tx, { schoolId, studentId: student.id, sessionIds });
+        const before = await closedAccounts(tx, { schoolId, student, rows: closed });
+        await tx
+          .update(receipts)
+          .set({ status: 'cancelled', cancelledAt: now, cancelledBy: request.auth?.userId ?? null, cancelReason: reason })
+          .where(and(eq(receipts.schoolId, schoolId), eq(receipts.id, fresh.receipt.id)));
+        const after = await closedAccounts(tx, { schoolId, student, rows: closed });
+        const putBack = [];
+        for (const row of closed) {
+          const added = await addBackToCarried(tx, { row, before: before.get(row.id)!, after: after.get(row.id)!, at: now });
+          if (added.monthly || added.yearly) putBack.push({ previousBalanceId: row.id, academicYear: row.academicYear, ...added });
+        }
+        await audit(tx, request, {
+          action: 'receipt.cancel',
+          entity: 'receipt',
+          entityId: fresh.receipt.id,
+          before: { receiptNumber: fresh.receipt.receiptNumber, status: 'live', totalPaise: Number(fresh.receipt.totalPaise) },
+          after: { status: 'cancelled', reason, cancelledAt: now.toISOString(), carriedBalancesPutBack: putBack },
+        });
+        return (await findReceipt(tx, { schoolId, id: fresh.receipt.id }))!;
+      });
+      return { message: `Receipt ${cancelled.receipt.receiptNumber} has been cancelled.`, receipt: toReceiptDto(cancelled) };
+    },
+  );
+}

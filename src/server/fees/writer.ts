@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { formatReceiptNumber, type FeeHead, type PaymentDetails, type ReceiptPrefix } from '../../domain/ledger';
+import { paise, type Paise } from '../../domain/money';
+import type { Db } from '../db/client';
+import { receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { audit } from '../lib/audit';
+import { conflict } from '../lib/errors';
+import { isUniqueViolation } from '../lib/pg-errors';
+import { findReceiptByClientId, withLines, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
+
+export interface NewLine {
+  head: FeeHead;
+  period: string | null;
+  amount: Paise;
+  paidOn: string;
+  /** the session whose fees the line pays */
+  sessionId: string;
+}
+
+export interface NewReceipt {
+  schoolId: string;
+  prefix: ReceiptPrefix;
+  source: 'monthly' | 'yearly' | 'fee_payment' | 'online';
+  /** the session the receipt is numbered in */
+  session: SessionRow;
+  student: StudentRow;
+  placement: Placement;
+  details: PaymentDetails;
+  receivedAt: Date;
+  clientId: string | null;
+  requestHash: string | null;
+  lines: NewLine[];
+}
+
+/** A stable fingerprint of what a request asked for: the same clientId must always mean the same save. */
+export function requestFingerprint(value: unknown): string {
+  const stable = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(stable);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]));
+    }
+    return v ?? null;
+  };
+  return createHash('sha256').update(JSON.stringify(stable(value))).digest('hex');
+}
+
+export const REUSED_CLIENT_ID_MESSAGE =
+  'This save was already recorded with different amounts (the same clientId was used). Refresh the page to see what was saved.';
+
+/**
+ * Ruling 5: a request whose clientId was already applied answers with the receipt it made, and
+ * changes nothing. Call it after taking the student's ledger lock, so a simultaneous retry waits
+ * for the first request and then finds its receipt.
+ */
+export async function replayed(tx: Db, { schoolId, clientId, hash }: { schoolId: string; clientId: string | null; hash: string }): Promise<ReceiptWithLines | null> {
+  if (!clientId) return null;
+  const seen = await findReceiptByClientId(tx, { schoolId, clientId });
+  if (!seen) return null;
+  if (seen.receipt.requestHash !== hash) throw conflict(REUSED_CLIENT_ID_MESSAGE);
+  return seen;
+}
+
+async function receivedByName(tx: Db, request: FastifyRequest, given: string | null): Promise<string> {
+  if (given) return given;
+  const userId = request.auth?.userId;
+  if (!userId) return 'School office';
+  const [row] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.username ?? 'School office';
+}
+
+/**
+ * Writes one receipt and its lines inside the caller's transaction. The number is taken from the
+ * counter row in the same transaction (ruling 4): a rollback gives it back, and a simultaneous
+ * receipt waits on the counter row, so numbers are consecutive with no gaps and no repeats.
+ */
+export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewReceipt): Promise<ReceiptWithLines> {
+  const total = paise(input.lines.reduce((s, l) => s + l.amount, 0));
+  const receivedBy = await receivedByName(tx, request, input.details.receivedBy);
+  const academicYear = input.session.name;
+  const [counter] = await tx
+    .insert(receiptCounters)
+    .values({ schoolId: input.schoolId, prefix: input.prefix, academicYear, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: [receiptCounters.schoolId, receiptCounters.prefix, receiptCounters.academicYear],
+      set: { lastNumber: sql`${receiptCounters.lastNumber} + 1` },
+    })
+    .returning({ lastNumber: receiptCounters.lastNumber });
+  const sequence = counter!.lastNumber;
+  const [receipt] = await tx
+    .insert(receipts)
+    .values({
+      schoolId: input.schoolId,
+      receiptNumber: formatReceiptNumber(input.prefix, academicYear, sequence),
+      prefix: input.prefix,
+      academicYear,
+      sequence,
+      source: input.source,
+      studentId: input.student.id,
+      sessionId: input.session.id,
+      studentName: input.student.name,
+      className: input.placement.className,
+      section: input.placement.section,
+      rollNumber: input.placement.rollNumber,
+      paymentMode: input.details.paymentMode,
+      chequeNumber: input.details.chequeNumber,
+      bankName: input.details.bankName,
+      upiReference: input.details.upiReference,
+      transactionReference: input.details.transactionReference,
+      receivedBy,
+      receivedByUserId: request.auth?.userId ?? null,
+      receivedAt: input.receivedAt,
+      totalPaise: total,
+      clientId: input.clientId,
+      requestHash: input.requestHash,
+      createdAt: input.receivedAt,
+    })
+    .returning();
+  await tx.insert(receiptLines).values(
+    input.lines.map((l, position) => ({
+      schoolId: input.schoolId,
+      position,
+      receiptId: receipt!.id,
+      studentId: input.student.id,
+      sessionId: l.sessionId,
+      head: l.head,
+      period: l.period,
+      amountPaise: l.amount,
+      paidOn: l.paidOn,
+      createdAt: input.receivedAt,
+    })),
+  );
+  const [full] = await withLines(tx, input.schoolId, [receipt!]);
+  await audit(tx, request, {
+    action: 'receipt.create',
+    entity: 'receipt',
+    entityId: receipt!.id,
+    before: null,
+    after: {
+      receiptNumber: receipt!.receiptNumber,
+      studentId: input.student.id,
+      studentName: input.student.name,
+      source: input.source,
+      paymentMode: input.details.paymentMode,
+      total,
+      lines: input.lines.map((l) => ({ head: l.head, period: l.period, amountPaise: l.amount, paidOn: l.paidOn, sessionId: l.sessionId })),
+      clientId: input.clientId,
+    },
+  });
+  return full!;
+}
+
+/** The next number a prefix would get, without taking it (the preview of generate-receipt-number). */
+export async function peekReceiptNumber(db: Db, { schoolId, prefix, academicYear }: { schoolId: string; prefix: ReceiptPrefix; academicYear: string }): Promise<string> {
+  const [row] = await db
+    .select({ lastNumber: receiptCounters.lastNumber })
+    .from(receiptCounters)
+    .where(and(eq(receiptCounters.schoolId, schoolId), eq(receiptCounters.prefix, prefix), eq(receiptCounters.academicYear, academicYear)))
+    .limit(1);
+  return formatReceiptNumber(prefix, academicYear, (row?.lastNumber ?? 0) + 1);
+}
+
+/**
+ * Runs a ledger write in one transaction. Two requests with the same clientId for different
+ * students hold different student locks, so the second can only notice the first at the unique
+ * index: it is then run once more, and finds the first's receipt to answer with.
+ */
+export async function inLedgerTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction((tx) => fn(tx));
+  } catch (error) {
+    if (isUniqueViolation(error)) return db.transaction((tx) => fn(tx));
+    throw error;
+  }
+}
