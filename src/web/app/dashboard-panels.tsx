@@ -10,4 +10,5 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   students: lazy(() => import('@/web/features/students/students-tab').then((m) => ({ default: m.StudentsTab }))),
   'academic-sessions': lazy(() => import('@/web/features/sessions/sessions-tab').then((m) => ({ default: m.SessionsTab }))),
   'fee-structure': lazy(() => import('@/web/features/fee-structures/fee-structure-tab').then((m) => ({ default: m.FeeStructureTab }))),
+  expenses: lazy(() => import('@/web/features/expenses/expenses-tab').then((m) => ({ default: m.ExpensesTab }))),
 };

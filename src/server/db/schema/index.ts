@@ -3,3 +3,4 @@ export * from './students';
 export * from './results';
 export * from './ledger';
 export * from './payments';
+export * from './expenses';
