@@ -40,8 +40,11 @@ async function streamImport(ctx: BenchContext, token: string, csv: string): Prom
   const events: StreamOutcome['events'] = [];
   const decoder = new TextDecoder();
   let buffer = '';
-  for await (const chunk of res.body) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const line = buffer.slice(0, end);
