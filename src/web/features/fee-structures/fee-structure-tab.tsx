@@ -124,7 +124,7 @@ export function FeeStructureTab() {
 
 function FeeStructureCard({ structure, onEdit }: { structure: FeeStructure; onEdit: () => void }) {
   return (
-    <Card className="flex flex-col" aria-label={`${structure.className} ${structure.academicYear}`}>
+    <Card role="article" className="flex flex-col" aria-label={`${structure.className} ${structure.academicYear}`}>
       <CardHeader className="flex-row items-start justify-between gap-2 pb-3 sm:pb-3">
         <div className="grid gap-1">
           <CardTitle>{structure.className}</CardTitle>

@@ -50,7 +50,7 @@ function PromotionBadge({ done }: { done: boolean }) {
 
 function ActiveSessionCard({ session, loading }: { session: AcademicSession | null; loading: boolean }) {
   return (
-    <Card>
+    <Card role="region" aria-label="Active session">
       <CardHeader>
         <CardDescription>Active Session</CardDescription>
         {loading ? (
