@@ -55,6 +55,7 @@ const ALIASES: Record<string, string> = {
   aadhaar: 'aadhar_number',
   aadhaar_number: 'aadhar_number',
   aadhar_no: 'aadhar_number',
+  aadhaar_no: 'aadhar_number',
   address: 'residence',
   bus_fee: 'monthly_bus_fee',
   email: 'parent_email',
