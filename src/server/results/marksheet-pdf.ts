@@ -105,7 +105,7 @@ function drawMarksheet(doc: Pdf, sheet: Marksheet, generatedOn: string): void {
 
   // the rest of the page (remarks, signatures, footer) needs about 120 pt; rows shrink to fit many subjects
   const available = box.bottom - y - 18 - 125;
-  const rowHeight = Math.max(11, Math.min(17, available / rows.length));
+  const rowHeight = Math.max(11, Math.min(19, available / rows.length));
   y = drawTable(doc, { x: inner.left, y, columns, rows, rowHeight, headerHeight: 18, fontSize: rowHeight < 14 ? 8 : 9.5 });
   y += 10;
 

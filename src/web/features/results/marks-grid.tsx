@@ -209,7 +209,7 @@ const MarksRow = memo(function MarksRow({ row, student, subjects, baselineRow, e
                 onFocus={(e) => e.currentTarget.select()}
                 onChange={(e) => onCell(student.id, subject.id, field, e.target.value)}
                 className={cn(
-                  'h-8 w-11 rounded border border-transparent bg-transparent px-1 text-center tabular-nums outline-none transition-colors hover:border-input focus:border-ring focus:ring-2 focus:ring-ring/40 disabled:opacity-60',
+                  'h-8 w-11 rounded border border-input/70 bg-background px-1 text-center tabular-nums outline-none transition-colors hover:border-input focus:border-ring focus:ring-2 focus:ring-ring/40 disabled:opacity-60',
                   changed && !error && 'bg-amber-100 dark:bg-amber-500/20',
                   error && 'border-destructive bg-destructive/10 text-destructive',
                 )}

@@ -39,7 +39,7 @@ export const ReportCard = forwardRef<HTMLElement, { sheet: Marksheet }>(function
         {info.map(([label, value]) => (
           <div key={label} className="flex gap-1.5">
             <dt className="shrink-0 font-semibold text-slate-600">{label}:</dt>
-            <dd className="truncate">{value}</dd>
+            <dd className="min-w-0 break-words">{value}</dd>
           </div>
         ))}
       </dl>
