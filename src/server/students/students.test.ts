@@ -355,9 +355,11 @@ describe('tenancy: another school sees nothing and changes nothing', () => {
 });
 
 describe('a school whose trial has ended', () => {
-  it('can read its students but not change them (402)', async () => {
+  it('can read its students, fee structures and sessions but not change them (402)', async () => {
     const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
     const s = await add(school);
+    const structure = (await school.api.post('/api/class-fee-structures', { className: 'Class 5', academicYear: '2026-2027', monthlyTuitionFee: 900 })).json();
+    const session = (await school.api.get('/api/academic-sessions/active')).json();
     // sessions last a day: sign in again an hour before the trial ends, then let it end
     ctx.clock.advance(5 * 86_400_000 - 3_600_000);
     const login = await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password });
@@ -366,7 +368,14 @@ describe('a school whose trial has ended', () => {
     expect((await school.api.get('/api/students')).statusCode).toBe(200);
     expect((await school.api.get(`/api/students/${s.id}`)).statusCode).toBe(200);
     expect((await school.api.post(`/api/students/${s.id}/reveal-aadhaar`)).statusCode).toBe(200);
+    expect((await school.api.get('/api/class-fee-structures')).json()).toHaveLength(1);
+    expect((await school.api.get('/api/academic-sessions')).json()).toHaveLength(1);
     for (const res of [
+      await school.api.post('/api/class-fee-structures', { className: 'Class 6', academicYear: '2026-2027' }),
+      await school.api.put(`/api/class-fee-structures/${structure.id}`, { className: 'Class 5', academicYear: '2026-2027', monthlyTuitionFee: 1 }),
+      await school.api.put('/api/class-fee-structures/bulk-adjust', { percentage: 10, feeTypes: { monthlyTuitionFee: true } }),
+      await school.api.post('/api/academic-sessions', { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-03-31' }),
+      await school.api.put(`/api/academic-sessions/${session.id}/activate`),
       await school.api.post('/api/students', student()),
       await school.api.put(`/api/students/${s.id}`, editBody(s)),
       await school.api.delete(`/api/students/${s.id}`),
