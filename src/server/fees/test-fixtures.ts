@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { parseRupees, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { academicSessions, classFeeStructures, rollCounters, studentEnrollments, students } from '../db/schema';
+import { academicSessions, classFeeStructures, rollCounters, schools, studentEnrollments, students } from '../db/schema';
 
 /**
  * Rows for fee tests, written straight with Drizzle so a test sets up exactly the school it needs
@@ -112,3 +112,11 @@ export async function seedStudent(db: Db, { schoolId, sessionId, ...person }: { 
 
 /** The usual fee test school's structure: Class 5 in 2025-2026, ₹1,500 tuition, yearly heads. */
 export const CLASS5_2025 = { className: 'Class 5', tuition: 1500, yearly: 5000, exam: 800, books: 2500, uniform: 1800, misc: 400 } as const;
+
+/** A paid plan running until `until`, so tests can move the clock past the trial and still write. */
+export async function activatePlan(db: Db, { schoolId, until = new Date('2030-01-01T00:00:00.000Z') }: { schoolId: string; until?: Date }) {
+  await db
+    .update(schools)
+    .set({ subscriptionStatus: 'active', planStartDate: new Date('2025-01-01T00:00:00.000Z'), planEndDate: until })
+    .where(eq(schools.id, schoolId));
+}
