@@ -33,6 +33,7 @@ import { sessionRoutes } from './sessions/routes';
 import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
 import { registerDataVersions } from './stats/versions';
+import { statsRoutes } from './stats/routes';
 import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
@@ -142,6 +143,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(feeStructureRoutes);
   await app.register(resultRoutes);
   await app.register(expenseRoutes);
+  await app.register(statsRoutes);
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
 

@@ -1,0 +1,112 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Every active student's position in their own session, for a whole school in one statement.
+ *
+ * This is ruling 6's outstanding (`computeSessionAccount` in src/domain/fees.ts, which fee status,
+ * outstanding-fees, promotion and passouts use per student) written as set-based SQL, so school
+ * stats and reports never loop over students. `positions.property.test.ts` proves the two agree
+ * for random ledgers. The rules it mirrors:
+ *
+ * - the student's session is their own (`students.session_id`), else the school's active one; the
+ *   class is their enrollment in it, else their current class; the structure is that class's for
+ *   that session's academic year;
+ * - a monthly head of a due month (first month … the earlier of this month and the last) is settled
+ *   once anything was received for it (the shortfall is a concession); otherwise it is owed in full;
+ * - a yearly head is owed `max(expected − received, 0)` once the session has begun;
+ * - a session whose balance was carried forward is closed: its dues are counted in the carried
+ *   balance instead, and every carried balance counts what is left after previous-balance payments.
+ *
+ * The CTE `pos` has one row per active student with: id, name, class_name, section, roll_number,
+ * parent_phone, session_id, session_name, first_key, due_key, due_months, tuition, bus,
+ * yearly_total, closed, t_due_paid, b_due_paid, session_owed, monthly_owed, yearly_owed,
+ * carried_owed, owed, expected_now.
+ */
+export function positionsCte(schoolId: string, asOfMonth: string): SQL {
+  const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
+  return sql`
+    act as (
+      select id from academic_sessions where school_id = ${schoolId} and is_active limit 1
+    ),
+    placed as (
+      select s.id, s.name, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
+             coalesce(e.class_name, s.class_name) as class_name,
+             coalesce(e.section, s.section) as section,
+             coalesce(e.roll_number, s.roll_number) as roll_number,
+             ss.id as session_id, ss.name as session_name,
+             to_char(ss.start_date, 'YYYY-MM') as first_key,
+             to_char(ss.end_date, 'YYYY-MM') as last_key,
+             least(${asOfMonth}::text, to_char(ss.end_date, 'YYYY-MM')) as due_key,
+             (pbo.id is not null) as closed
+      from students s
+      left join academic_sessions ss on ss.school_id = ${schoolId} and ss.id = coalesce(s.session_id, (select id from act))
+      left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = s.id and e.session_id = ss.id
+      left join student_previous_balances pbo on pbo.school_id = ${schoolId} and pbo.student_id = s.id and pbo.session_id = ss.id
+      where s.school_id = ${schoolId} and s.status = 'active'
+    ),
+    paid as (
+      select l.student_id,
+             count(distinct l.period) filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key) as t_due_paid,
+             count(distinct l.period) filter (where l.head = 'bus' and l.period >= p.first_key and l.period <= p.due_key) as b_due_paid,
+             bool_or(l.head = 'tuition' and l.period = ${asOfMonth}) as t_now,
+             bool_or(l.head = 'bus' and l.period = ${asOfMonth}) as b_now,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as p_admission,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as p_exam,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as p_books,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as p_uniform,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as p_misc
+      from placed p
+      join receipt_lines l on l.school_id = ${schoolId} and l.student_id = p.id and l.session_id = p.session_id
+        and l.head in ('tuition', 'bus', 'admission', 'exam', 'books', 'uniform', 'misc')
+      join receipts r on r.id = l.receipt_id and r.status = 'live'
+      group by l.student_id
+    ),
+    carried as (
+      select pb.student_id,
+             sum(greatest(pb.monthly_outstanding_paise + pb.yearly_outstanding_paise - coalesce(pp.paid, 0), 0)) as remaining
+      from student_previous_balances pb
+      left join (
+        select l.student_id, l.session_id, sum(l.amount_paise) as paid
+        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+        where l.school_id = ${schoolId} and l.head = 'previous_balance'
+        group by l.student_id, l.session_id
+      ) pp on pp.student_id = pb.student_id and pp.session_id = pb.session_id
+      where pb.school_id = ${schoolId}
+      group by pb.student_id
+    ),
+    base as (
+      select p.*,
+             case when p.first_key is null or p.first_key > p.due_key then 0
+                  else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`p.first_key`)} + 1 end as due_months,
+             coalesce(fs.monthly_tuition_fee_paise, 0)::bigint as tuition,
+             (coalesce(fs.yearly_fee_paise, 0) + coalesce(fs.exam_fee_paise, 0) + coalesce(fs.books_fee_paise, 0)
+               + coalesce(fs.uniform_fee_paise, 0) + coalesce(fs.misc_fee_paise, 0))::bigint as yearly_total,
+             case when p.first_key is not null and p.first_key <= ${asOfMonth} then
+               greatest(coalesce(fs.yearly_fee_paise, 0) - coalesce(pd.p_admission, 0), 0)
+               + greatest(coalesce(fs.exam_fee_paise, 0) - coalesce(pd.p_exam, 0), 0)
+               + greatest(coalesce(fs.books_fee_paise, 0) - coalesce(pd.p_books, 0), 0)
+               + greatest(coalesce(fs.uniform_fee_paise, 0) - coalesce(pd.p_uniform, 0), 0)
+               + greatest(coalesce(fs.misc_fee_paise, 0) - coalesce(pd.p_misc, 0), 0)
+             else 0 end as yearly_due,
+             coalesce(pd.t_due_paid, 0) as t_due_paid,
+             coalesce(pd.b_due_paid, 0) as b_due_paid,
+             coalesce(pd.t_now, false) as t_now,
+             coalesce(pd.b_now, false) as b_now,
+             coalesce(c.remaining, 0) as carried_owed
+      from placed p
+      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
+      left join paid pd on pd.student_id = p.id
+      left join carried c on c.student_id = p.id
+    ),
+    pos as (
+      select b.*,
+             case when b.closed then 0 else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) end as monthly_owed,
+             case when b.closed then 0 else b.yearly_due end as yearly_owed,
+             case when b.closed then 0
+                  else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) + b.yearly_due end as session_owed,
+             case when b.closed then 0
+                  else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) + b.yearly_due end + b.carried_owed as owed,
+             case when not b.closed and b.first_key <= ${asOfMonth} and b.last_key >= ${asOfMonth} then b.tuition + b.bus else 0 end as expected_now
+      from base b
+    )`;
+}

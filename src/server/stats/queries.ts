@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { compareClasses } from '../../domain/classes';
+import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../domain/expenses';
+import { paise, type Paise } from '../../domain/money';
+import { monthBounds, previousMonthKey } from '../../domain/reports';
+import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
+import type { Db } from '../db/client';
+import { rowsOf } from '../lib/sql-rows';
+import { positionsCte } from './positions';
+
+const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const p = (v: unknown): Paise => paise(n(v));
+
+export interface CurrentSession {
+  id: string | null;
+  name: string;
+  startDate: string;
+  endDate: string;
+}
+
+/** The active session, or (a school without one) the April–March year of today. */
+export async function currentSession(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<CurrentSession> {
+  const [row] = rowsOf<{ id: string; name: string; start_date: string; end_date: string }>(
+    await db.execute(sql`
+      select id, name, start_date::text as start_date, end_date::text as end_date
+      from academic_sessions where school_id = ${schoolId} and is_active limit 1`),
+  );
+  if (row) return { id: row.id, name: row.name, startDate: row.start_date, endDate: row.end_date };
+  const year = aprilToMarchSession(today);
+  return { id: null, name: year.name, startDate: year.startDate, endDate: year.endDate };
+}
+
+export interface SchoolStats {
+  session: CurrentSession;
+  totalStudents: number;
+  totalRevenue: Paise;
+  paidStudents: number;
+  pendingFees: Paise;
+  pendingStudents: number;
+  previousBalancePending: Paise;
+  expectedMonthlyIncome: Paise;
+  yearlyFeesPotential: Paise;
+  currentSessionBusRevenue: Paise;
+  currentMonthCollected: Paise;
+  thisMonthIncome: Paise;
+  totalExpenses: Paise;
+  expensesByCategory: Map<ExpenseCategory, Paise>;
+  lastMonth: string;
+  currentMonth: string;
+}
+
+/**
+ * Every figure of the Students tab cards (operations §2, §3 School stats), read from the ledger
+ * (ruling 2) in a few set-based statements run side by side.
+ */
+export async function schoolStats(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<SchoolStats> {
+  const currentMonth = today.slice(0, 7);
+  const lastMonth = previousMonthKey(today);
+  const session = await currentSession(db, { schoolId, today });
+  const month = monthBounds(currentMonth);
+
+  const [positions, money, lastPaid, expenseRows] = await Promise.all([
+    db.execute(sql`
+      with ${positionsCte(schoolId, currentMonth)}
+      select count(*)::int as total_students,
+             coalesce(sum(owed), 0)::text as pending_fees,
+             count(*) filter (where owed > 0)::int as pending_students,
+             coalesce(sum(carried_owed), 0)::text as carried,
+             coalesce(sum(expected_now), 0)::text as expected_now,
+             coalesce(sum(yearly_total) filter (where session_id is not null and not closed), 0)::text as yearly_potential
+      from pos`),
+    db.execute(sql`
+      select
+        (select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live')::text as total_revenue,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+          where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid)::text as bus_revenue,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${currentMonth})::text as month_collected,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+          where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date)::text as month_income`),
+    paidForMonth(db, { schoolId, monthKey: lastMonth }),
+    db.execute(sql`
+      select category, sum(amount_paise)::text as total from expenses
+      where school_id = ${schoolId} and deleted_at is null and expense_date between ${session.startDate}::date and ${session.endDate}::date
+      group by category`),
+  ]);
+  const pos = rowsOf<Record<string, unknown>>(positions)[0] ?? {};
+  const m = rowsOf<Record<string, unknown>>(money)[0] ?? {};
+  const byCategory = new Map<ExpenseCategory, Paise>();
+  let totalExpenses = 0;
+  const sums = new Map(rowsOf<{ category: ExpenseCategory; total: string }>(expenseRows).map((r) => [r.category, n(r.total)]));
+  for (const c of EXPENSE_CATEGORIES) {
+    const v = sums.get(c);
+    if (v !== undefined) {
+      byCategory.set(c, paise(v));
+      totalExpenses += v;
+    }
+  }
+  return {
+    session,
+    totalStudents: n(pos.total_students),
+    totalRevenue: p(m.total_revenue),
+    paidStudents: lastPaid,
+    pendingFees: p(pos.pending_fees),
+    pendingStudents: n(pos.pending_students),
+    previousBalancePending: p(pos.carried),
+    expectedMonthlyIncome: p(pos.expected_now),
+    yearlyFeesPotential: p(pos.yearly_potential),
+    currentSessionBusRevenue: p(m.bus_revenue),
+    currentMonthCollected: p(m.month_collected),
+    thisMonthIncome: p(m.month_income),
+    totalExpenses: paise(totalExpenses),
+    expensesByCategory: byCategory,
+    lastMonth,
+    currentMonth,
+  };
+}
+
+/**
+ * How many active students are Paid for a month (the "<Month Year> Payments" card): in the session
+ * that contains the month, every head expected of them is recorded and at least one is. This is
+ * the month card's "Paid" of fee status.
+ */
+export async function paidForMonth(db: Db, { schoolId, monthKey }: { schoolId: string; monthKey: string }): Promise<number> {
+  const [row] = rowsOf<{ paid: number }>(
+    await db.execute(sql`
+      with ms as (
+        select id, name from academic_sessions
+        where school_id = ${schoolId} and to_char(start_date, 'YYYY-MM') <= ${monthKey} and to_char(end_date, 'YYYY-MM') >= ${monthKey}
+        order by is_active desc, start_date desc limit 1
+      ),
+      placed as (
+        select s.id, s.monthly_bus_fee_paise as bus, coalesce(e.class_name, s.class_name) as class_name, ms.id as session_id, ms.name as session_name
+        from students s
+        cross join ms
+        left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = s.id and e.session_id = ms.id
+        where s.school_id = ${schoolId} and s.status = 'active'
+          and (e.id is not null or s.session_id = ms.id or s.session_id is null)
+      ),
+      rec as (
+        select l.student_id, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b
+        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+        join ms on ms.id = l.session_id
+        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${monthKey}
+        group by l.student_id
+      )
+      select count(*)::int as paid
+      from placed p
+      join rec on rec.student_id = p.id
+      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
+      where (rec.t or coalesce(fs.monthly_tuition_fee_paise, 0) = 0) and (rec.b or p.bus = 0)`),
+  );
+  return row?.paid ?? 0;
+}
+
+export interface ChartData {
+  session: CurrentSession;
+  months: Array<{ key: string; expected: Paise; collected: Paise }>;
+  outstandingByClass: Array<{ className: string; students: number; outstanding: Paise }>;
+}
+
+/** The dashboard charts: collected against expected per month of the session, and outstanding by class. */
+export async function chartData(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<ChartData> {
+  const session = await currentSession(db, { schoolId, today });
+  const keys = sessionMonths(session.startDate, session.endDate).map((m) => m.key);
+  const currentMonth = today.slice(0, 7);
+  const [monthRows, classRows] = await Promise.all([
+    session.id
+      ? db.execute(sql`
+          with ${positionsCte(schoolId, currentMonth)},
+          expected as (
+            select coalesce(sum(tuition + bus) filter (where not closed and session_id = ${session.id}::uuid), 0) as per_month from pos
+          ),
+          collected as (
+            select l.period, sum(l.amount_paise) as amount
+            from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus')
+            group by l.period
+          )
+          select k.key, (select per_month from expected)::text as expected, coalesce(c.amount, 0)::text as collected
+          from unnest(${`{${keys.join(',')}}`}::text[]) as k(key)
+          left join collected c on c.period = k.key
+          order by k.key`)
+      : Promise.resolve({ rows: [] }),
+    db.execute(sql`
+      with ${positionsCte(schoolId, currentMonth)}
+      select class_name, count(*)::int as students, coalesce(sum(owed), 0)::text as outstanding
+      from pos group by class_name`),
+  ]);
+  return {
+    session,
+    months: rowsOf<{ key: string; expected: string; collected: string }>(monthRows).map((r) => ({ key: r.key, expected: p(r.expected), collected: p(r.collected) })),
+    outstandingByClass: rowsOf<{ class_name: string; students: number; outstanding: string }>(classRows).map((r) => ({
+      className: r.class_name,
+      students: r.students,
+      outstanding: p(r.outstanding),
+    })).sort((a, b) => compareClasses(a.className, b.className)),
+  };
+}
