@@ -44,7 +44,9 @@ export function TrialBanner({ school }: { school: School }) {
         <AlertTitle>Trial Period Ending Soon</AlertTitle>
         <AlertDescription>
           <p className="font-medium">{days} day(s) remaining</p>
-          <p>Your trial period will expire in {days} days. Upgrade now to avoid service interruption.</p>
+          <p>
+            Your trial period will expire in {days} {days === 1 ? 'day' : 'days'}. Upgrade now to avoid service interruption.
+          </p>
           {upgrade}
         </AlertDescription>
       </Alert>

@@ -21,13 +21,13 @@ export function useTabGuard(): GuardState {
   const ready = !summary.isPending && !structures.isPending;
   const hasStudents = summary.data ? summary.data.some((row) => row.count > 0) : true;
   const hasStructures = structures.data ? structures.data.length > 0 : true;
-  return {
-    ready,
-    refusal(tab) {
-      const needs = tab.requires ?? [];
-      if (needs.includes('students') && !hasStudents) return NO_STUDENTS_FOUND;
-      if (needs.includes('fee-structures') && !hasStructures) return NO_FEE_STRUCTURE_FOUND;
-      return null;
-    },
-  };
+  return { ready, refusal: (tab) => refusalFor(tab, { hasStudents, hasStructures }) };
+}
+
+/** Why a tab cannot open yet, or null; students are checked first, as the documents order them. */
+export function refusalFor(tab: Pick<DashboardTab, 'requires'>, have: { hasStudents: boolean; hasStructures: boolean }): GuardMessage | null {
+  const needs = tab.requires ?? [];
+  if (needs.includes('students') && !have.hasStudents) return NO_STUDENTS_FOUND;
+  if (needs.includes('fee-structures') && !have.hasStructures) return NO_FEE_STRUCTURE_FOUND;
+  return null;
 }

@@ -125,66 +125,70 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
           <DialogDescription>Add a whole class or school at once from a spreadsheet saved as CSV.</DialogDescription>
         </DialogHeader>
 
-        <Step n={1} title="Download the template">
-          <p className="text-sm text-muted-foreground">It has the right columns and two example rows to overwrite.</p>
-          <Button variant="outline" size="sm" className="justify-self-start" onClick={downloadTemplate}>
-            <DownloadIcon />
-            Download Template
-          </Button>
-        </Step>
+        {status === 'importing' || status === 'completed' ? null : (
+          <>
+            <Step n={1} title="Download the template">
+              <p className="text-sm text-muted-foreground">It has the right columns and two example rows to overwrite.</p>
+              <Button variant="outline" size="sm" className="justify-self-start" onClick={downloadTemplate}>
+                <DownloadIcon />
+                Download Template
+              </Button>
+            </Step>
 
-        <Step n={2} title="Fill it in">
-          <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
-            <li>One student per row. Name and class are required; rows without them are skipped.</li>
-            <li>Class as Nursery, LKG, UKG or Class 1 to Class 12 (1st, I, Grade 1 and 12th work too).</li>
-            <li>Section A to F; blank means A. Roll numbers are given automatically in each section.</li>
-            <li>Monthly bus fee in rupees, e.g. 500 or 450.50; blank means 0.</li>
-            <li>Aadhar numbers have 12 digits. Keep the header row as it is.</li>
-          </ul>
-          <p className="break-words font-mono text-[11px] text-muted-foreground">{TEMPLATE_COLUMNS.join(', ')}</p>
-        </Step>
+            <Step n={2} title="Fill it in">
+              <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
+                <li>One student per row. Name and class are required; rows without them are skipped.</li>
+                <li>Class as Nursery, LKG, UKG or Class 1 to Class 12 (1st, I, Grade 1 and 12th work too).</li>
+                <li>Section A to F; blank means A. Roll numbers are given automatically in each section.</li>
+                <li>Monthly bus fee in rupees, e.g. 500 or 450.50; blank means 0.</li>
+                <li>Aadhar numbers have 12 digits. Keep the header row as it is.</li>
+              </ul>
+              <p className="break-words font-mono text-[11px] text-muted-foreground">{TEMPLATE_COLUMNS.join(', ')}</p>
+            </Step>
 
-        <Step n={3} title="Paste the CSV or choose the file">
-          <div className="flex flex-wrap items-center gap-2">
-            <input
-              ref={fileInput}
-              id="bulk-file"
-              type="file"
-              accept=".csv,text/csv"
-              className="sr-only"
-              onChange={(e) => chooseFile(e.target.files?.[0])}
-              disabled={busy}
-            />
-            <Button variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={busy}>
-              <FileUpIcon />
-              Choose CSV File
-            </Button>
-            <span className="text-xs text-muted-foreground">{fileName ? `Loaded ${fileName}` : `e.g. ${TEMPLATE_FILE_NAME}`}</span>
-          </div>
-          <Label htmlFor="bulk-csv" className="sr-only">
-            CSV data
-          </Label>
-          <Textarea
-            id="bulk-csv"
-            value={csv}
-            onChange={(e) => {
-              setCsv(e.target.value);
-              setFileName(null);
-            }}
-            disabled={busy}
-            rows={6}
-            spellCheck={false}
-            placeholder={`${TEMPLATE_COLUMNS.slice(0, 3).join(',')},...\nAarav Sharma,Class 5,A,...`}
-            className="font-mono text-xs md:text-xs"
-          />
-        </Step>
+            <Step n={3} title="Paste the CSV or choose the file">
+              <div className="flex flex-wrap items-center gap-2">
+                <input
+                  ref={fileInput}
+                  id="bulk-file"
+                  type="file"
+                  accept=".csv,text/csv"
+                  className="sr-only"
+                  onChange={(e) => chooseFile(e.target.files?.[0])}
+                  disabled={busy}
+                />
+                <Button variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={busy}>
+                  <FileUpIcon />
+                  Choose CSV File
+                </Button>
+                <span className="text-xs text-muted-foreground">{fileName ? `Loaded ${fileName}` : `e.g. ${TEMPLATE_FILE_NAME}`}</span>
+              </div>
+              <Label htmlFor="bulk-csv" className="sr-only">
+                CSV data
+              </Label>
+              <Textarea
+                id="bulk-csv"
+                value={csv}
+                onChange={(e) => {
+                  setCsv(e.target.value);
+                  setFileName(null);
+                }}
+                disabled={busy}
+                rows={6}
+                spellCheck={false}
+                placeholder={`${TEMPLATE_COLUMNS.slice(0, 3).join(',')},...\nAarav Sharma,Class 5,A,...`}
+                className="font-mono text-xs md:text-xs"
+              />
+            </Step>
+          </>
+        )}
 
         {status === 'importing' || (status === 'completed' && result) ? (
           <div className="grid gap-2 rounded-lg border p-3" aria-live="polite">
             <div className="flex items-center justify-between text-sm">
               <span className="font-medium">{status === 'importing' ? 'Importing students...' : 'Import complete'}</span>
               <span className="tabular-nums text-muted-foreground">
-                {progress.processed} / {progress.total || '…'}
+                {result ? `${result.imported + result.errors.length} / ${result.imported + result.errors.length}` : `${progress.processed} / ${progress.total || '…'}`}
               </span>
             </div>
             <Progress value={status === 'completed' ? 100 : percent} label="Import progress" />
@@ -203,7 +207,9 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
         {status === 'completed' && result && result.imported > 0 ? (
           <Alert variant="success">
             <CheckCircle2Icon />
-            <AlertTitle>{result.imported} students imported</AlertTitle>
+            <AlertTitle>
+              {result.imported} {result.imported === 1 ? 'student' : 'students'} imported
+            </AlertTitle>
             <AlertDescription>{result.sections.length ? `Into ${sectionsText(result.sections)}.` : null}</AlertDescription>
           </Alert>
         ) : null}
