@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { LogOutIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { useSession } from '@/web/app/session';
 import { ThemeToggle } from '@/web/components/theme';
-import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Spinner } from '@/web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
@@ -18,22 +16,22 @@ type Tab = 'overview' | 'schools' | 'users';
 /** The master administrator portal (platform §2), read-only for now. */
 export function AdminDashboardPage() {
   const { me, signOut } = useSession();
-  const navigate = useNavigate();
   const [tab, setTab] = useState<Tab>('overview');
   const [leaving, setLeaving] = useState(false);
   const schools = useQuery(adminSchoolsQuery());
 
   const logout = async () => {
     setLeaving(true);
+    let failed = false;
     try {
       await signOut();
-      toast.success({ title: 'Logged out successfully' });
     } catch {
       // the browser is signed out either way; only the server-side revoke failed
-      toast.error({ title: 'Logout failed', description: 'There was an error logging out. Please try again.' });
-    } finally {
-      navigate('/admin-login', { replace: true });
+      failed = true;
     }
+    // a full page load: the route guard would otherwise send a signed-out user to /login first,
+    // and nothing of the portal's data stays in memory
+    window.location.replace(failed ? '/admin-login?signedOut=failed' : '/admin-login?signedOut=1');
   };
 
   return (

@@ -2,11 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { loginSchema, type LoginInput } from '@/domain/auth';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
@@ -18,6 +19,8 @@ import { authApi } from './api';
 /** Master administrator sign-in (platform §2 "Admin login"). */
 export function AdminLoginPage() {
   const { completeSignIn } = useSession();
+  // the portal's Logout lands here after a full page load (platform §8 logout messages)
+  const signedOut = useSearchParams()[0].get('signedOut');
   // stays busy after success: the page reloads into the portal a moment later
   const [signedIn, setSignedIn] = useState(false);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
@@ -55,6 +58,18 @@ export function AdminLoginPage() {
         </CardHeader>
         <CardContent>
           <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+            {signedOut === '1' ? (
+              <Alert variant="success">
+                <AlertDescription>Logged out successfully</AlertDescription>
+              </Alert>
+            ) : signedOut === 'failed' ? (
+              <Alert variant="warning">
+                <AlertTitle>Logout failed</AlertTitle>
+                <AlertDescription>
+                  This browser is signed out, but the server could not be reached to end the session. Sign in and log out again to end it.
+                </AlertDescription>
+              </Alert>
+            ) : null}
             <Field label="Email" htmlFor="email">
               <Input id="email" type="email" autoComplete="email" placeholder="admin@example.in" {...form.register('email')} />
             </Field>

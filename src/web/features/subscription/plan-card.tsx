@@ -6,10 +6,11 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { studentLimitText, type Plan } from '@/web/lib/plans-api';
 import { cn } from '@/web/lib/utils';
-import { PROVIDER_NAME } from './checkout';
 import { planPrice } from './pricing';
 
 const EARLY_ACCESS = 'Get new features first';
+/** platform §2: the pay button carries the payment provider's name (the sandbox stands in for it) */
+const PROVIDER_NAME = 'Razorpay';
 
 export function PlanCard({
   plan,

@@ -5,17 +5,18 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { BillingCycle, PlanId } from '@/domain/plans';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
+import { useCheckout } from '@/web/components/checkout-dialog';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { FullPageSpinner, Spinner } from '@/web/components/ui/spinner';
+import { CheckoutUnavailableError, orderIdOf } from '@/web/lib/checkout';
 import { ME_KEY } from '@/web/lib/me-api';
 import { planHighlights } from '@/web/lib/plan-features';
 import { plansQuery, type Plan } from '@/web/lib/plans-api';
 import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
-import { orderIdOf, subscriptionApi, type QuickSession } from './api';
-import { loadCheckoutScript, openCheckout, RAZORPAY_SCRIPT } from './checkout';
+import { subscriptionApi, type QuickSession } from './api';
 import { PlanCard } from './plan-card';
 import { planPrice } from './pricing';
 
@@ -131,20 +132,15 @@ function PlanChooser({
   const [cycle, setCycle] = useState<BillingCycle>('yearly');
   const [processing, setProcessing] = useState<PlanId | null>(null);
 
-  // platform §2: the checkout script starts loading on entry, so the pay button opens at once
-  useEffect(() => {
-    loadCheckoutScript(RAZORPAY_SCRIPT).catch(() => {
-      // reported when the person tries to pay; the page itself works without it
-    });
-  }, []);
+  const checkout = useCheckout();
 
   const pay = async (plan: Plan) => {
     setProcessing(plan.id);
-    const { amount } = planPrice(plan, cycle, firstSubscription);
+    const { breakdown } = planPrice(plan, cycle, firstSubscription);
     try {
       let order;
       try {
-        order = await subscriptionApi.createOrder({ planType: plan.id, amount, billingCycle: cycle }, quick?.token);
+        order = await subscriptionApi.createOrder({ planType: plan.id, amount: breakdown.total, billingCycle: cycle }, quick?.token);
       } catch (error) {
         if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
           toast.error({ title: 'Session Expired', description: 'Please sign in again to continue with payment.' });
@@ -154,36 +150,22 @@ function PlanChooser({
         }
         return;
       }
-      const orderId = orderIdOf(order);
-      if (!orderId || !order.keyId) {
+      if (!orderIdOf(order)) {
         toast.error({ title: 'Payment Error', description: 'Failed to create payment order' });
         return;
       }
+      let outcome;
       try {
-        await loadCheckoutScript(order.checkoutScript ?? RAZORPAY_SCRIPT);
-      } catch {
-        toast.error({ title: 'Payment Error', description: 'Payment system not loaded. Please refresh and try again.' });
+        outcome = await checkout.open(order, { name: 'School Ledger', email, schoolName, token: quick?.token });
+      } catch (error) {
+        const description = error instanceof CheckoutUnavailableError ? error.message : 'Failed to initiate payment. Please try again.';
+        toast.error({ title: 'Payment Error', description });
         return;
       }
-      let result;
+      // closing the payment window only clears the processing state (platform §4)
+      if (outcome === 'dismissed') return;
       try {
-        result = await openCheckout({
-          key: order.keyId,
-          amount: order.amount ?? amount,
-          currency: order.currency ?? 'INR',
-          name: 'School Ledger',
-          description: `${plan.name} Plan Subscription`,
-          order_id: orderId,
-          prefill: { email, name: schoolName },
-          theme: { color: '#2459d6' },
-        });
-      } catch {
-        toast.error({ title: 'Payment Error', description: 'Failed to initiate payment. Please try again.' });
-        return;
-      }
-      if (result === 'dismissed') return;
-      try {
-        await subscriptionApi.verify({ ...result, planType: plan.id, billingCycle: cycle, schoolId: quick?.schoolId }, quick?.token);
+        await subscriptionApi.verify({ ...outcome, planType: plan.id, schoolId: quick?.schoolId }, quick?.token);
       } catch {
         toast.error({ title: 'Payment Verification Failed', description: 'Please contact support if payment was deducted.' });
         return;
@@ -246,6 +228,7 @@ function PlanChooser({
           </Link>
         </Button>
       </div>
+      {checkout.dialog}
     </AuthLayout>
   );
 }

@@ -1,0 +1,112 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
+import { skipReason, startE2E, type E2E } from './harness';
+
+describe.skipIf(skipReason())('account settings', () => {
+  let e2e: E2E;
+  let school: Awaited<ReturnType<typeof registerConfirmedSchool>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    school = await registerConfirmedSchool(e2e, { schoolName: 'Dal Lake Academy', password: 'Secret123' });
+    page = await e2e.newPage();
+    await signInAtLogin(page, school.email, school.password);
+    await page.waitForURL('**/school/dashboard**');
+    await page.goto('/school/settings');
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
+  });
+  afterAll(() => e2e?.close());
+
+  it('shows the account overview with a way back to the dashboard', async () => {
+    expect(await page.getByTestId('overview-email').textContent()).toBe(school.email);
+    expect(await page.getByTestId('overview-school').textContent()).toBe('Dal Lake Academy');
+    expect(await page.getByText('Secure Settings').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/school/dashboard');
+  });
+
+  it('updates the school information: code uppercased as typed, phone checked', async () => {
+    const form = page.getByRole('form', { name: 'School Information' });
+    const code = form.getByLabel('School code');
+    await code.fill('dla2026');
+    await poll(() => code.inputValue()).toBe('DLA2026');
+    expect(await code.getAttribute('maxlength')).toBe('10');
+    expect(await form.getByText('Used on marksheets and official documents. 3-10 characters, uppercase letters and numbers only.').isVisible()).toBe(true);
+
+    await form.getByLabel('Phone number').fill('12345');
+    await form.getByRole('button', { name: 'Update School Information' }).click();
+    await poll(() => form.getByText('Phone number must be 10 digits').isVisible()).toBe(true);
+
+    await form.getByLabel('School name').fill('Dal Lake Public Academy');
+    await form.getByLabel('Phone number').fill('94190 12345');
+    await form.getByRole('button', { name: 'Update School Information' }).click();
+    await poll(() => page.getByText('School Information Updated').isVisible()).toBe(true);
+    // the current user is refetched, so the overview follows
+    await poll(() => page.getByTestId('overview-school').textContent()).toBe('Dal Lake Public Academy');
+
+    await page.reload();
+    const reloaded = page.getByRole('form', { name: 'School Information' });
+    await poll(() => reloaded.getByLabel('School code').inputValue()).toBe('DLA2026');
+    expect(await reloaded.getByLabel('Phone number').inputValue()).toBe('94190 12345');
+  });
+
+  it('changes the password with a live strength meter; only the new one signs in afterwards', async () => {
+    const form = page.getByRole('form', { name: 'Change Password' });
+    expect(await form.getByText('Password strength').count()).toBe(0);
+    await form.getByLabel('New password', { exact: true }).fill('abc');
+    await poll(() => form.getByText('Weak').isVisible()).toBe(true);
+    await form.getByLabel('New password', { exact: true }).fill('Secret12');
+    await poll(() => form.getByText('Medium').isVisible()).toBe(false);
+    await poll(() => form.getByText('Strong').isVisible()).toBe(true);
+
+    await form.getByLabel('Current password').fill('Secret123');
+    await form.getByLabel('Confirm new password').fill('Secret13');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await poll(() => form.getByText('Passwords do not match').isVisible()).toBe(true);
+
+    await form.getByLabel('Current password').fill('NotMyPassword1');
+    await form.getByLabel('Confirm new password').fill('Secret12');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await poll(() => form.getByText('Current password is incorrect').isVisible()).toBe(true);
+    await poll(() => page.getByText('Password Change Failed').isVisible()).toBe(true);
+
+    await form.getByLabel('Current password').fill('Secret123');
+    await form.getByRole('button', { name: 'Update Password' }).click();
+    await poll(() => page.getByText('Password Updated Successfully').isVisible()).toBe(true);
+    expect(await form.getByLabel('Current password').inputValue()).toBe('');
+    expect(await form.getByLabel('New password', { exact: true }).inputValue()).toBe('');
+
+    const other = await e2e.newPage({ mobile: true });
+    await signInAtLogin(other, school.email, 'Secret123');
+    await poll(() => other.getByText('Invalid email or password').isVisible()).toBe(true);
+    await signInAtLogin(other, school.email, 'Secret12');
+    await other.waitForURL('**/school/dashboard**');
+  });
+
+  it('changes the sign-in email; the new address signs in', async () => {
+    const form = page.getByRole('form', { name: 'Change Email Address' });
+    await form.getByLabel('New email address').fill(school.email);
+    await form.getByLabel('Current password').fill('Secret12');
+    await form.getByRole('button', { name: 'Update Email' }).click();
+    await poll(() => form.getByText('New email must be different from current email').isVisible()).toBe(true);
+
+    const newEmail = `bursar-${Date.now().toString(36)}@dallake.test`;
+    await form.getByLabel('New email address').fill(newEmail);
+    await form.getByLabel('Current password').fill('Secret123');
+    await form.getByRole('button', { name: 'Update Email' }).click();
+    await poll(() => form.getByText('Password is incorrect').isVisible()).toBe(true);
+
+    await form.getByLabel('Current password').fill('Secret12');
+    await form.getByRole('button', { name: 'Update Email' }).click();
+    await poll(() => page.getByText('Email Updated Successfully').isVisible()).toBe(true);
+    await poll(() => page.getByTestId('overview-email').textContent()).toBe(newEmail);
+    // operations §4: the new address stays in the form, the password is cleared
+    expect(await form.getByLabel('New email address').inputValue()).toBe(newEmail);
+    expect(await form.getByLabel('Current password').inputValue()).toBe('');
+
+    const other = await e2e.newPage();
+    await signInAtLogin(other, newEmail, 'Secret12');
+    await other.waitForURL('**/school/dashboard**');
+  });
+});
