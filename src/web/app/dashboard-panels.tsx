@@ -7,7 +7,19 @@ import type { DashboardTabId } from '@/web/features/dashboard/tabs';
  * a tab without one shows a short note that it is not part of this version.
  */
 export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponent<ComponentType>>> = {
-  students: lazy(() => import('@/web/features/students/students-tab').then((m) => ({ default: m.StudentsTab }))),
+  // the school stats cards and collection progress sit above the student lookup (operations §2)
+  students: lazy(() =>
+    Promise.all([import('@/web/features/stats/school-stats-panel'), import('@/web/features/students/students-tab')]).then(([stats, tab]) => ({
+      default: function StudentsPanel() {
+        return (
+          <div className="grid gap-6">
+            <stats.SchoolStatsPanel />
+            <tab.StudentsTab />
+          </div>
+        );
+      },
+    })),
+  ),
   'academic-sessions': lazy(() => import('@/web/features/sessions/sessions-tab').then((m) => ({ default: m.SessionsTab }))),
   'fee-structure': lazy(() => import('@/web/features/fee-structures/fee-structure-tab').then((m) => ({ default: m.FeeStructureTab }))),
   expenses: lazy(() => import('@/web/features/expenses/expenses-tab').then((m) => ({ default: m.ExpensesTab }))),
