@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const balanceOf = async (studentId: string) => (await school.api.get(`/api/students/${studentId}/outstanding-fees`)).json();
+const balanceOf = async (studentId: string | undefined) => (await school.api.get(`/api/students/${studentId}/outstanding-fees`)).json();
 
 describe('rolling the school into a new session (ruling 9)', () => {
   it('promotes every active student one class up in one go, carrying each balance, Class 12 to passouts', async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { parseRupees, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { academicSessions, classFeeStructures, rollCounters, schools, studentEnrollments, students } from '../db/schema';
@@ -68,9 +68,15 @@ export interface StudentSeed {
   busFee?: number;
 }
 
-/** Students with their enrollment in `sessionId`, roll numbers 1, 2, 3 … per class and section. */
+/** Students with their enrollment in `sessionId`, roll numbers continuing 1, 2, 3 … per class and section. */
 export async function seedStudents(db: Db, { schoolId, sessionId, people }: { schoolId: string; sessionId: string; people: StudentSeed[] }) {
   const next = new Map<string, number>();
+  const taken = await db
+    .select({ className: studentEnrollments.className, section: studentEnrollments.section, max: sql<number>`max(${studentEnrollments.rollNumber})` })
+    .from(studentEnrollments)
+    .where(and(eq(studentEnrollments.schoolId, schoolId), eq(studentEnrollments.sessionId, sessionId)))
+    .groupBy(studentEnrollments.className, studentEnrollments.section);
+  for (const t of taken) next.set(`${t.className}|${t.section}`, Number(t.max));
   const values = people.map((p) => {
     const section = p.section ?? 'A';
     const key = `${p.className}|${section}`;
@@ -100,7 +106,10 @@ export async function seedStudents(db: Db, { schoolId, sessionId, people }: { sc
     await db
       .insert(rollCounters)
       .values([...next].map(([key, lastRoll]) => ({ schoolId, sessionId, className: key.split('|')[0]!, section: key.split('|')[1]!, lastRoll })))
-      .onConflictDoNothing();
+      .onConflictDoUpdate({
+        target: [rollCounters.schoolId, rollCounters.sessionId, rollCounters.className, rollCounters.section],
+        set: { lastRoll: sql`greatest(${rollCounters.lastRoll}, excluded.last_roll)` },
+      });
   }
   return rows;
 }
