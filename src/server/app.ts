@@ -34,6 +34,7 @@ import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
+import { reportRoutes } from './reports/routes';
 import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(resultRoutes);
   await app.register(expenseRoutes);
   await app.register(statsRoutes);
+  await app.register(reportRoutes);
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
 

@@ -1,35 +1,44 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
- * Every active student's position in their own session, for a whole school in one statement.
+ * Students' positions in a session for a whole school in one statement.
  *
  * This is ruling 6's outstanding (`computeSessionAccount` in src/domain/fees.ts, which fee status,
  * outstanding-fees, promotion and passouts use per student) written as set-based SQL, so school
  * stats and reports never loop over students. `positions.property.test.ts` proves the two agree
  * for random ledgers. The rules it mirrors:
  *
- * - the student's session is their own (`students.session_id`), else the school's active one; the
- *   class is their enrollment in it, else their current class; the structure is that class's for
- *   that session's academic year;
- * - a monthly head of a due month (first month … the earlier of this month and the last) is settled
- *   once anything was received for it (the shortfall is a concession); otherwise it is owed in full;
+ * - the class is the student's enrollment in the session, else their current class; the structure
+ *   is that class's for the session's academic year; the bus fee is the student's own;
+ * - a monthly head of a due month (first month … the horizon month) is settled once anything was
+ *   received for it (the shortfall is a concession); otherwise it is owed in full;
  * - a yearly head is owed `max(expected − received, 0)` once the session has begun;
- * - a session whose balance was carried forward is closed: its dues are counted in the carried
- *   balance instead, and every carried balance counts what is left after previous-balance payments.
+ * - a session whose balance was carried forward is closed for the student: fee status reads it up
+ *   to the month it was carried, and what is still owed is the carried balance less what was paid
+ *   against it as previous balance.
  *
- * The CTE `pos` has one row per active student with: id, name, class_name, section, roll_number,
- * parent_phone, session_id, session_name, first_key, due_key, due_months, tuition, bus,
- * yearly_total, closed, t_due_paid, b_due_paid, session_owed, monthly_owed, yearly_owed,
- * carried_owed, owed, expected_now.
+ * Both builders end in a CTE `pos`, one row per student, with: id, name, status, parent_phone,
+ * mobile_number, class_name, section, roll_number, session_id, session_name, first_key, last_key,
+ * due_key, due_months, tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid,
+ * received (every live line of the session but previous-balance payments), monthly_owed,
+ * yearly_owed, session_owed, carried_owed (every carried balance of the student), owed,
+ * expected_now (this month's tuition and bus).
+ */
+
+const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
+
+/**
+ * Every active student in their own session (else the school's active one), till `asOfMonth`.
+ * A closed own session counts nothing itself: its dues are in the carried balance (`owed`
+ * = session_owed + carried_owed is what outstanding-fees answers).
  */
 export function positionsCte(schoolId: string, asOfMonth: string): SQL {
-  const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
   return sql`
     act as (
       select id from academic_sessions where school_id = ${schoolId} and is_active limit 1
     ),
     placed as (
-      select s.id, s.name, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
+      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
              coalesce(e.class_name, s.class_name) as class_name,
              coalesce(e.section, s.section) as section,
              coalesce(e.roll_number, s.roll_number) as roll_number,
@@ -44,20 +53,55 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
       left join student_previous_balances pbo on pbo.school_id = ${schoolId} and pbo.student_id = s.id and pbo.session_id = ss.id
       where s.school_id = ${schoolId} and s.status = 'active'
     ),
+    ${ledgerCtes(schoolId, asOfMonth, false)}`;
+}
+
+/**
+ * Every student who sat in one session (passouts included), till `asOfMonth` or, for a student
+ * whose balance of it was carried, till the month it was carried: the session's own figures,
+ * as fee status shows them for that session.
+ */
+export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMonth: string): SQL {
+  return sql`
+    ses as (
+      select id, name, is_active, to_char(start_date, 'YYYY-MM') as first_key, to_char(end_date, 'YYYY-MM') as last_key
+      from academic_sessions where school_id = ${schoolId} and id = ${sessionId}::uuid
+    ),
+    placed as (
+      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
+             coalesce(e.class_name, s.class_name) as class_name,
+             coalesce(e.section, s.section) as section,
+             coalesce(e.roll_number, s.roll_number) as roll_number,
+             ses.id as session_id, ses.name as session_name, ses.first_key, ses.last_key,
+             least(coalesce(pbo.through_month, ${asOfMonth}::text), ses.last_key) as due_key,
+             (pbo.id is not null) as closed
+      from students s
+      cross join ses
+      left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = s.id and e.session_id = ses.id
+      left join student_previous_balances pbo on pbo.school_id = ${schoolId} and pbo.student_id = s.id and pbo.session_id = ses.id
+      where s.school_id = ${schoolId}
+        and (e.id is not null or s.session_id = ses.id or (s.session_id is null and ses.is_active and s.status = 'active'))
+    ),
+    ${ledgerCtes(schoolId, asOfMonth, true)}`;
+}
+
+/** paid, carried, base and pos over `placed`. */
+function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: boolean): SQL {
+  const monthlyOwed = sql`b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid)`;
+  const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
+  return sql`
     paid as (
       select l.student_id,
              count(distinct l.period) filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key) as t_due_paid,
              count(distinct l.period) filter (where l.head = 'bus' and l.period >= p.first_key and l.period <= p.due_key) as b_due_paid,
-             bool_or(l.head = 'tuition' and l.period = ${asOfMonth}) as t_now,
-             bool_or(l.head = 'bus' and l.period = ${asOfMonth}) as b_now,
              coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as p_admission,
              coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as p_exam,
              coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as p_books,
              coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as p_uniform,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as p_misc
+             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as p_misc,
+             coalesce(sum(l.amount_paise), 0) as received
       from placed p
-      join receipt_lines l on l.school_id = ${schoolId} and l.student_id = p.id and l.session_id = p.session_id
-        and l.head in ('tuition', 'bus', 'admission', 'exam', 'books', 'uniform', 'misc')
+      join receipt_lines l on l.school_id = ${schoolId} and l.student_id = p.id and l.session_id = p.session_id and l.head <> 'previous_balance'
       join receipts r on r.id = l.receipt_id and r.status = 'live'
       group by l.student_id
     ),
@@ -81,7 +125,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
              coalesce(fs.monthly_tuition_fee_paise, 0)::bigint as tuition,
              (coalesce(fs.yearly_fee_paise, 0) + coalesce(fs.exam_fee_paise, 0) + coalesce(fs.books_fee_paise, 0)
                + coalesce(fs.uniform_fee_paise, 0) + coalesce(fs.misc_fee_paise, 0))::bigint as yearly_total,
-             case when p.first_key is not null and p.first_key <= ${asOfMonth} then
+             case when p.first_key is not null and p.first_key <= p.due_key then
                greatest(coalesce(fs.yearly_fee_paise, 0) - coalesce(pd.p_admission, 0), 0)
                + greatest(coalesce(fs.exam_fee_paise, 0) - coalesce(pd.p_exam, 0), 0)
                + greatest(coalesce(fs.books_fee_paise, 0) - coalesce(pd.p_books, 0), 0)
@@ -90,8 +134,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
              else 0 end as yearly_due,
              coalesce(pd.t_due_paid, 0) as t_due_paid,
              coalesce(pd.b_due_paid, 0) as b_due_paid,
-             coalesce(pd.t_now, false) as t_now,
-             coalesce(pd.b_now, false) as b_now,
+             coalesce(pd.received, 0) as received,
              coalesce(c.remaining, 0) as carried_owed
       from placed p
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
@@ -100,12 +143,10 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
     ),
     pos as (
       select b.*,
-             case when b.closed then 0 else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) end as monthly_owed,
-             case when b.closed then 0 else b.yearly_due end as yearly_owed,
-             case when b.closed then 0
-                  else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) + b.yearly_due end as session_owed,
-             case when b.closed then 0
-                  else b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) + b.yearly_due end + b.carried_owed as owed,
+             ${zeroIfClosed(monthlyOwed)} as monthly_owed,
+             ${zeroIfClosed(sql`b.yearly_due`)} as yearly_owed,
+             ${zeroIfClosed(sql`${monthlyOwed} + b.yearly_due`)} as session_owed,
+             ${zeroIfClosed(sql`${monthlyOwed} + b.yearly_due`)} + b.carried_owed as owed,
              case when not b.closed and b.first_key <= ${asOfMonth} and b.last_key >= ${asOfMonth} then b.tuition + b.bus else 0 end as expected_now
       from base b
     )`;

@@ -1,0 +1,155 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from './test-school';
+
+let ctx: TestContext;
+let fx: FixtureSchool;
+beforeAll(async () => {
+  ctx = await createTestApp({ now: NOW });
+  fx = await buildFixtureSchool(ctx);
+});
+afterAll(() => ctx.close());
+
+const SESSION = 'fromDate=2026-04-01&toDate=2026-11-30';
+
+describe('GET /api/reports/financial', () => {
+  it('sums income, expenses and net profit for the period, as worked out by hand', async () => {
+    const res = await fx.school.api.get(`/api/reports/financial?${SESSION}`);
+    expect(res.statusCode).toBe(200);
+    const report = res.json();
+    expect(report.schoolName).toBe('Fixture Public School');
+    expect(report.summary).toEqual({ ...EXPECTED.financial, totalIncome: '53400.00' });
+    expect(report.totals.monthlyFees).toEqual({ tuitionFee: '29200.00', busFee: '6600.00', total: '35800.00' });
+    expect(report.totals.yearlyFees).toEqual({
+      admissionFee: '10000.00',
+      examFee: '1600.00',
+      booksFee: '2500.00',
+      uniformFee: '1800.00',
+      miscFee: '700.00',
+      otherFee: '1000.00',
+      total: '17600.00',
+    });
+    expect(report.totals.expenses).toBe('209150.75');
+    // 7 months of Aarav, 8 of Diya, 7 of Kabir; the cancelled April of Meera is not there. Aarav's
+    // payment towards last year's balance is a row of 2025-2026, where the balance was left.
+    expect(report.counts).toEqual({ monthlyFees: 22, yearlyFees: 4, expenses: 3 });
+    expect(report.truncated).toBe(false);
+    expect(report.monthlyFees.some((m: { studentName: string }) => m.studentName === 'Meera Iyer')).toBe(false);
+    const diyaOctober = report.monthlyFees.find((m: { studentName: string; month: string }) => m.studentName === 'Diya Patel' && m.month === 'October');
+    expect(diyaOctober).toEqual({
+      studentName: 'Diya Patel',
+      studentClass: 'Class 5',
+      section: 'A',
+      rollNumber: 2,
+      month: 'October',
+      year: 2026,
+      tuitionFee: '1200.00',
+      busFee: '0.00',
+      total: '1200.00',
+      tuitionDate: '2026-10-10',
+    });
+    const sum = (rows: Array<{ total: string }>) => rows.reduce((s, r) => s + Math.round(Number(r.total) * 100), 0);
+    expect(sum(report.monthlyFees)).toBe(3580000);
+    const aarav = report.yearlyFees.filter((y: { studentName: string }) => y.studentName === 'Aarav Sharma');
+    expect(aarav).toEqual([
+      expect.objectContaining({ year: '2026-2027', admissionFee: '5000.00', examFee: '800.00', miscFee: '0.00', otherFee: '0.00', total: '5800.00', paymentDate: '2026-04-15' }),
+      expect.objectContaining({ year: '2025-2026', admissionFee: '0.00', otherFee: '1000.00', total: '1000.00', paymentDate: '2026-11-05' }),
+    ]);
+    const kabir = report.yearlyFees.find((y: { studentName: string }) => y.studentName === 'Kabir Singh');
+    expect(kabir).toMatchObject({ miscFee: '300.00', total: '300.00' });
+    expect(report.expenses.map((e: { date: string; category: string; amount: string }) => [e.date, e.category, e.amount])).toEqual([
+      ['2026-06-10', 'Utilities', '4150.75'],
+      ['2026-10-01', 'Salaries', '180000.00'],
+      ['2026-11-05', 'Rent', '25000.00'],
+    ]);
+  });
+
+  it('counts by payment date: November alone', async () => {
+    const report = (await fx.school.api.get('/api/reports/financial?fromDate=2026-11-01&toDate=2026-11-30')).json();
+    expect(report.summary).toEqual({
+      totalMonthlyIncome: '1500.00',
+      totalYearlyIncome: '1000.00',
+      totalIncome: '2500.00',
+      totalExpenses: '25000.00',
+      netProfit: '-22500.00',
+    });
+  });
+
+  it('keeps the totals whole when the tables are cut to a limit', async () => {
+    const report = (await fx.school.api.get(`/api/reports/financial?${SESSION}&limit=5`)).json();
+    expect(report.monthlyFees).toHaveLength(5);
+    expect(report.truncated).toBe(true);
+    expect(report.totals.monthlyFees.total).toBe('35800.00');
+  });
+
+  it('refuses missing, malformed, reversed and over-long periods with a clear 400', async () => {
+    const cases: Array<[string, string]> = [
+      ['', 'Please select both from and to dates'],
+      ['fromDate=2026-04-01', 'Please select both from and to dates'],
+      ['toDate=2026-04-01', 'Please select both from and to dates'],
+      ['fromDate=2026-04-31&toDate=2026-05-01', 'Dates must be real dates written as YYYY-MM-DD'],
+      ['fromDate=01/04/2026&toDate=2026-05-01', 'Dates must be real dates written as YYYY-MM-DD'],
+      ['fromDate=2026-05-02&toDate=2026-05-01', 'From date must be on or before to date'],
+      ['fromDate=2016-04-01&toDate=2026-04-02', 'The report period cannot be longer than 10 years'],
+    ];
+    for (const [query, message] of cases) {
+      for (const path of ['/api/reports/financial', '/api/reports/financial.xlsx', '/api/reports/financial.csv']) {
+        const res = await fx.school.api.get(`${path}?${query}`);
+        expect(res.statusCode, `${path}?${query}`).toBe(400);
+        expect(res.json().error).toBe(message);
+      }
+    }
+    expect((await fx.school.api.get('/api/reports/financial?fromDate=2016-04-01&toDate=2026-04-01')).statusCode).toBe(200);
+  });
+
+  it('downloads an Excel workbook whose sheets and totals match the report', async () => {
+    const res = await fx.school.api.get(`/api/reports/financial.xlsx?${SESSION}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="financial-report-2026-04-01-to-2026-11-30.xlsx"');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Monthly Fees', 'Yearly Fees', 'Expenses']);
+    const summary = workbook.getWorksheet('Summary')!;
+    const byLabel = new Map<string, unknown>();
+    summary.eachRow((row) => byLabel.set(String(row.getCell(1).value), row.getCell(2).value));
+    expect(byLabel.get('Total income')).toBe(53400);
+    expect(byLabel.get('Net profit')).toBe(-155750.75);
+    const monthly = workbook.getWorksheet('Monthly Fees')!;
+    expect(monthly.rowCount).toBe(1 + 22 + 1);
+    const last = monthly.getRow(monthly.rowCount);
+    expect(last.getCell(1).value).toBe('Total');
+    expect(last.getCell(6).value).toBe(29200);
+    expect(last.getCell(9).value).toBe(35800);
+    const yearly = workbook.getWorksheet('Yearly Fees')!;
+    expect(yearly.getRow(1).getCell(10).value).toBe('Misc');
+    expect(yearly.getRow(yearly.rowCount).getCell(12).value).toBe(17600);
+    const expenses = workbook.getWorksheet('Expenses')!;
+    expect(expenses.getRow(expenses.rowCount).getCell(4).value).toBe(209150.75);
+  });
+
+  it('downloads the same report as CSV', async () => {
+    const res = await fx.school.api.get(`/api/reports/financial.csv?${SESSION}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const text = res.body.replace(/^\uFEFF/, '');
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('Fixture Public School: Financial Report');
+    expect(lines).toContain('Net profit,-155750.75');
+    expect(lines).toContain('Total,,,,,29200.00,6600.00,,35800.00');
+    expect(lines).toContain('Total,,,209150.75');
+    expect(lines).toContain('Diya Patel,Class 5,A,2,October 2026,1200.00,0.00,2026-10-10,1200.00');
+  });
+
+  it("shows only the signed-in school's money", async () => {
+    const other = await signUpSchool(ctx);
+    const report = (await other.api.get(`/api/reports/financial?${SESSION}`)).json();
+    expect(report.summary.totalIncome).toBe('0.00');
+    expect(report.monthlyFees).toEqual([]);
+    const csv = await other.api.get(`/api/reports/financial.csv?${SESSION}`);
+    expect(csv.body).not.toContain('Diya');
+    expect((await client(ctx.app).get(`/api/reports/financial?${SESSION}`)).statusCode).toBe(401);
+    expect((await client(ctx.app).get(`/api/reports/financial.xlsx?${SESSION}`)).statusCode).toBe(401);
+  });
+});
