@@ -42,21 +42,27 @@ export function SchoolsTab({ schools }: { schools: School[] }) {
             <TableHeader>
               <TableRow>
                 <TableHead>School</TableHead>
-                <TableHead>Plan</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Created</TableHead>
+                <TableHead className="max-sm:hidden">Plan</TableHead>
+                <TableHead className="max-sm:hidden">Status</TableHead>
+                <TableHead className="max-sm:hidden">Created</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {shown.map((s) => (
                 <TableRow key={s.id}>
-                  <TableCell className="min-w-48">
+                  <TableCell className="sm:min-w-48">
                     <div className="font-medium">{s.name}</div>
-                    <div className="text-xs text-muted-foreground">{s.email}</div>
+                    <div className="break-all text-xs text-muted-foreground">{s.email}</div>
+                    {/* phones get the other columns stacked under the name instead of a sideways scroll */}
+                    <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground sm:hidden">
+                      <span>{planLabel(s.subscriptionPlan)}</span>
+                      <SchoolStatusBadge school={s} />
+                      <span>Created {formatDate(s.createdAt)}</span>
+                    </div>
                   </TableCell>
-                  <TableCell>{planLabel(s.subscriptionPlan)}</TableCell>
-                  <TableCell><SchoolStatusBadge school={s} /></TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(s.createdAt)}</TableCell>
+                  <TableCell className="max-sm:hidden">{planLabel(s.subscriptionPlan)}</TableCell>
+                  <TableCell className="max-sm:hidden"><SchoolStatusBadge school={s} /></TableCell>
+                  <TableCell className="whitespace-nowrap max-sm:hidden">{formatDate(s.createdAt)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -24,23 +24,28 @@ export function UsersTab() {
             <TableHeader>
               <TableRow>
                 <TableHead>User</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead>Last Login</TableHead>
+                <TableHead className="max-sm:hidden">Role</TableHead>
+                <TableHead className="max-sm:hidden">Created</TableHead>
+                <TableHead className="max-sm:hidden">Last Login</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {users.data.map((u) => (
                 <TableRow key={u.id}>
-                  <TableCell className="min-w-48">
+                  <TableCell className="sm:min-w-48">
                     <div className="font-medium">{u.username}</div>
-                    <div className="text-xs text-muted-foreground">{u.email}</div>
+                    <div className="break-all text-xs text-muted-foreground">{u.email}</div>
+                    <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground sm:hidden">
+                      <RoleBadge role={u.role} />
+                      <span>Created {formatDate(u.createdAt)}</span>
+                      <span>Last login {u.lastLoginAt ? formatDate(u.lastLoginAt) : 'Never'}</span>
+                    </div>
                   </TableCell>
-                  <TableCell>
-                    <Badge variant={u.role === 'master_admin' ? 'default' : 'outline'}>{u.role === 'master_admin' ? 'Master Admin' : 'School Admin'}</Badge>
+                  <TableCell className="max-sm:hidden">
+                    <RoleBadge role={u.role} />
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(u.createdAt)}</TableCell>
-                  <TableCell className="whitespace-nowrap">{u.lastLoginAt ? formatDate(u.lastLoginAt) : 'Never'}</TableCell>
+                  <TableCell className="whitespace-nowrap max-sm:hidden">{formatDate(u.createdAt)}</TableCell>
+                  <TableCell className="whitespace-nowrap max-sm:hidden">{u.lastLoginAt ? formatDate(u.lastLoginAt) : 'Never'}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -49,4 +54,9 @@ export function UsersTab() {
       </CardContent>
     </Card>
   );
+}
+
+/** Platform §2: master_admin shows as Master Admin, anything else as School Admin. */
+function RoleBadge({ role }: { role: string }) {
+  return <Badge variant={role === 'master_admin' ? 'default' : 'outline'}>{role === 'master_admin' ? 'Master Admin' : 'School Admin'}</Badge>;
 }

@@ -60,7 +60,7 @@ export function PlanCard({
         <dl className="mt-auto grid gap-1 rounded-lg bg-muted/60 p-3 text-sm" aria-label={`${plan.name} price breakdown`}>
           <Row label={`Plan price (1 ${per})`} value={formatINR(breakdown.base)} />
           {breakdown.discount > 0 ? (
-            <Row label="First subscription discount (50%)" value={`−${formatINR(breakdown.discount)}`} className="text-success" />
+            <Row label="First-time discount (50%)" value={`−${formatINR(breakdown.discount)}`} className="text-success" />
           ) : null}
           <Row label="GST (18%)" value={formatINR(breakdown.gst)} />
           <div className="mt-1 flex items-baseline justify-between gap-2 border-t pt-2 font-semibold">
