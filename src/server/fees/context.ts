@@ -18,6 +18,7 @@ import {
   studentSessionLines,
   type DetailedLine,
   type Placement,
+  type ReceiptWithLines,
   type PreviousBalanceRow,
   type SessionRow,
   type StudentRow,
@@ -39,10 +40,12 @@ export async function loadStudentSession(
   db: Db,
   { schoolId, studentId, academicYear }: { schoolId: string; studentId: string; academicYear?: string | null },
 ): Promise<StudentSession> {
-  const student = await findStudentOr404(db, { schoolId, studentId });
-  const session = academicYear
-    ? await requireSessionByYear(db, { schoolId, year: academicYear })
-    : await defaultSession(db, student);
+  // the student and a named session are independent reads: ask for both at once
+  const [student, named] = await Promise.all([
+    findStudentOr404(db, { schoolId, studentId }),
+    academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined),
+  ]);
+  const session = named ?? (await defaultSession(db, student));
   const [placement, structures, lines, carried] = await Promise.all([
     placementIn(db, student, session),
     loadStructures(db, { schoolId }),
@@ -117,7 +120,26 @@ export async function carriedPaymentLines(
       `The previous balance payment (${formatINR(amount)}) is more than the balance pending (${formatINR(owed as Paise)})`,
     );
   }
-  return split.map((s) => ({ head: 'previous_balance', period: null, amount: s.amount, paidOn, sessionId: s.sessionId }));
+  const yearOf = new Map(rows.map((r) => [r.sessionId, r.academicYear]));
+  return split.map((s) => ({ head: 'previous_balance', period: null, amount: s.amount, paidOn, sessionId: s.sessionId, academicYear: yearOf.get(s.sessionId) }));
 }
 
 export const monthWhat = (head: 'tuition' | 'bus', key: string) => `the ${head === 'tuition' ? 'tuition' : 'bus'} fee of ${monthLabel(key)}`;
+
+/** The student's lines of the session after a save: what was there plus the new receipt's own lines. */
+export function linesAfter(ctx: StudentSession, written: ReceiptWithLines): DetailedLine[] {
+  const added = written.lines
+    .filter((l) => l.sessionId === ctx.session.id && l.head !== 'previous_balance')
+    .map((l) => ({
+      id: l.id,
+      head: l.head,
+      period: l.period,
+      amount: l.amountPaise as Paise,
+      paidOn: l.paidOn,
+      createdAt: l.createdAt,
+      receiptId: written.receipt.id,
+      receiptNumber: written.receipt.receiptNumber,
+      clientId: written.receipt.clientId,
+    }));
+  return [...ctx.lines, ...added];
+}

@@ -16,6 +16,7 @@ import { errorDto } from '../auth/dto';
 import { badRequest, conflict } from '../lib/errors';
 import {
   assertOpenForFees,
+  linesAfter,
   carriedPaymentLines,
   checkPaidOn,
   loadStudentSession,
@@ -25,7 +26,7 @@ import {
 import { carriedSummaryDto, receiptDto, toCarriedSummaryDto, toReceiptDto } from './dto';
 import { monthlyEntries, monthlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
-import { carriedBalances, studentSessionLines, summariseCarried } from './queries';
+import { carriedBalances, summariseCarried } from './queries';
 import { inLedgerTransaction, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
 
 const listQuery = z.object({
@@ -111,7 +112,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
         await lockStudentLedger(tx, { schoolId, studentId: student });
         const ctx = await loadStudentSession(tx, { schoolId, studentId: student, academicYear: body.academicYear });
         const seen = await replayed(tx, { schoolId, clientId, hash });
-        if (seen) return { receipt: seen, replayed: true, session: ctx.session };
+        if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines };
         assertOpenForFees(ctx);
         if (!ctx.structure) throw badRequest(structureMissingMessage(ctx.placement.className, ctx.session.name));
 
@@ -174,16 +175,15 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
           requestHash: hash,
           lines,
         });
-        return { receipt, replayed: false, session: ctx.session };
+        return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });
 
-      const lines = await studentSessionLines(db, { schoolId, studentId: body.studentId, sessionId: result.session.id });
       reply.status(result.replayed ? 200 : 201);
       return {
         message: 'Monthly fee data saved successfully!',
         replayed: result.replayed,
         receipt: toReceiptDto(result.receipt),
-        entries: monthlyEntries(body.studentId, result.session, lines),
+        entries: monthlyEntries(body.studentId, result.session, result.lines),
       };
     },
   );

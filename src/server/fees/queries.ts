@@ -350,6 +350,8 @@ export async function findReceiptByClientId(db: Db, { schoolId, clientId }: { sc
 export interface ReceiptFilter {
   schoolId: string;
   studentId?: string | undefined;
+  /** receipts numbered in this session or paying any of its fees */
+  sessionId?: string | undefined;
   prefix?: ReceiptRow['prefix'] | undefined;
   status?: ReceiptRow['status'] | undefined;
   from?: string | undefined;
@@ -370,6 +372,9 @@ export async function listReceipts(db: Db, f: ReceiptFilter): Promise<ReceiptWit
       and(
         eq(receipts.schoolId, f.schoolId),
         f.studentId ? eq(receipts.studentId, f.studentId) : undefined,
+        f.sessionId
+          ? sql`(${receipts.sessionId} = ${f.sessionId} or exists (select 1 from ${receiptLines} l where l.school_id = ${f.schoolId} and l.receipt_id = ${receipts.id} and l.session_id = ${f.sessionId}))`
+          : undefined,
         f.prefix ? eq(receipts.prefix, f.prefix) : undefined,
         f.status ? eq(receipts.status, f.status) : undefined,
         f.from ? sql`${indiaDay(receipts.receivedAt)} >= ${f.from}::date` : undefined,

@@ -97,12 +97,16 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
-      const ctx = await loadStudentSession(db, { schoolId, studentId: request.params.id, academicYear: request.query.academicYear });
+      const studentId = request.params.id;
+      // the carried balances need only the student's id: read them alongside the session
+      const carriedRead = isUuid(studentId) ? carriedBalances(db, { schoolId, studentId }) : Promise.resolve([]);
+      carriedRead.catch(() => undefined);
+      const ctx = await loadStudentSession(db, { schoolId, studentId, academicYear: request.query.academicYear });
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);
       const [carried, receiptRows] = await Promise.all([
-        carriedBalances(db, { schoolId, studentId: ctx.student.id }),
-        listReceipts(db, { schoolId, studentId: ctx.student.id, limit: 500, offset: 0 }),
+        carriedRead,
+        listReceipts(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, limit: 500, offset: 0 }),
       ]);
       const earlier = summariseCarried(carried, (r) => r.sessionStartDate < ctx.session.startDate && r.remaining > 0);
       const outstanding = account.tillDate.outstanding;
@@ -134,7 +138,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
           averageMonthly: rupees(account.averageMonthly),
           totalDiscount: rupees(account.totalDiscount),
         },
-        receipts: receiptRows.filter((r) => r.receipt.sessionId === ctx.session.id || r.lines.some((l) => l.sessionId === ctx.session.id)).map(toReceiptDto),
+        receipts: receiptRows.map(toReceiptDto),
       };
     },
   );

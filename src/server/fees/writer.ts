@@ -8,7 +8,7 @@ import { receiptCounters, receiptLines, receipts, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
-import { findReceiptByClientId, withLines, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
+import { findReceiptByClientId, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
 
 export interface NewLine {
   head: FeeHead;
@@ -17,6 +17,8 @@ export interface NewLine {
   paidOn: string;
   /** the session whose fees the line pays */
   sessionId: string;
+  /** that session's name, when it is not the receipt's own session (previous balances) */
+  academicYear?: string;
 }
 
 export interface NewReceipt {
@@ -117,7 +119,7 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       createdAt: input.receivedAt,
     })
     .returning();
-  await tx.insert(receiptLines).values(
+  const inserted = await tx.insert(receiptLines).values(
     input.lines.map((l, position) => ({
       schoolId: input.schoolId,
       position,
@@ -130,8 +132,11 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       paidOn: l.paidOn,
       createdAt: input.receivedAt,
     })),
-  );
-  const [full] = await withLines(tx, input.schoolId, [receipt!]);
+  ).returning();
+  const full: ReceiptWithLines = {
+    receipt: receipt!,
+    lines: inserted.map((line, i) => ({ ...line, academicYear: input.lines[i]!.academicYear ?? academicYear })),
+  };
   await audit(tx, request, {
     action: 'receipt.create',
     entity: 'receipt',
@@ -148,7 +153,7 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       clientId: input.clientId,
     },
   });
-  return full!;
+  return full;
 }
 
 /** The next number a prefix would get, without taking it (the preview of generate-receipt-number). */

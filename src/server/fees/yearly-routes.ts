@@ -14,11 +14,10 @@ import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { badRequest, conflict } from '../lib/errors';
-import { assertOpenForFees, checkPaidOn, loadStudentSession, structureMissingMessage } from './context';
+import { assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage } from './context';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
-import { studentSessionLines } from './queries';
 import { inLedgerTransaction, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
 
 const getQuery = z.object({
@@ -92,7 +91,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
         await lockStudentLedger(tx, { schoolId, studentId: body.studentId });
         const ctx = await loadStudentSession(tx, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
         const seen = await replayed(tx, { schoolId, clientId: body.clientId, hash });
-        if (seen) return { receipt: seen, replayed: true, session: ctx.session };
+        if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines };
         assertOpenForFees(ctx);
         if (!ctx.structure) throw badRequest(structureMissingMessage(ctx.placement.className, ctx.session.name));
 
@@ -127,16 +126,15 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           requestHash: hash,
           lines,
         });
-        return { receipt, replayed: false, session: ctx.session };
+        return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });
 
-      const lines = await studentSessionLines(db, { schoolId, studentId: body.studentId, sessionId: result.session.id });
       reply.status(result.replayed ? 200 : 201);
       return {
         message: 'Yearly fee data saved successfully!',
         replayed: result.replayed,
         receipt: toReceiptDto(result.receipt),
-        entry: yearlyEntry(body.studentId, result.session, lines),
+        entry: yearlyEntry(body.studentId, result.session, result.lines),
       };
     },
   );
