@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { optionalDateQuery } from '../../domain/reports';
+import { REPORT_TITLES, reportDocumentSchema, type ReportDocument, type ReportKind } from '../../domain/report-document';
+import { indiaDate } from '../../domain/sessions';
+import { requireSchool, schoolIdOf } from '../auth/context';
+import { errorDto } from '../auth/dto';
+import { documentCsv, documentXlsx } from './document-exports';
+import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
+import { schoolNameOf } from './financial-routes';
+import { dayBookReport, incomeExpenseReport } from './money-reports';
+import type { ReportContext } from './report-context';
+
+const tags = ['reports'];
+const security = [{ bearer: [] }];
+
+const monthQuery = z
+  .string()
+  .optional()
+  .transform((v, ctx): string | undefined => {
+    const text = (v ?? '').trim();
+    if (!text) return undefined;
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'month must be written as YYYY-MM' });
+      return z.NEVER;
+    }
+    return text;
+  });
+const yearQuery = z.string().max(40).optional().describe('the session (2025-2026, 2025-26 or its id); the active one when absent');
+
+interface Spec<Q extends z.ZodTypeAny> {
+  kind: ReportKind;
+  summary: string;
+  description: string;
+  query: Q;
+  build: (ctx: ReportContext, query: z.output<Q>) => Promise<ReportDocument>;
+}
+
+const spec = <Q extends z.ZodTypeAny>(s: Spec<Q>) => s;
+
+/** The reports of the Reports tab: each as JSON (the printable page draws it), Excel and CSV. */
+const SPECS = [
+  spec({
+    kind: 'monthly',
+    summary: "Monthly Report: a month's tuition and bus fees by class, money received and expenses of the month",
+    description: 'month=YYYY-MM (this month when absent).',
+    query: z.object({ month: monthQuery }),
+    build: (ctx, q) => monthlyReport(ctx, { month: q.month ?? ctx.today.slice(0, 7) }),
+  }),
+  spec({
+    kind: 'yearly',
+    summary: 'Yearly Report: the session month by month, and its yearly fees by head',
+    description: 'Outstanding counts months up to this month (ruling 6, till date).',
+    query: z.object({ academicYear: yearQuery }),
+    build: (ctx, q) => yearlyReport(ctx, q),
+  }),
+  spec({
+    kind: 'class-wise',
+    summary: 'Class-wise Report: students, due, received and outstanding per class and section',
+    description: 'Till date (ruling 6).',
+    query: z.object({ academicYear: yearQuery }),
+    build: (ctx, q) => classWiseReport(ctx, q),
+  }),
+  spec({
+    kind: 'income-expense',
+    summary: 'Income vs Expense: money received and spent in each month of the session, and expenses by category',
+    description: 'Income by payment date from live receipts; expenses by their date.',
+    query: z.object({ academicYear: yearQuery }),
+    build: (ctx, q) => incomeExpenseReport(ctx, q),
+  }),
+  spec({
+    kind: 'pending-fees',
+    summary: 'Pending Fees: the defaulters list, with the months due and the amounts',
+    description: 'Every active student with anything outstanding till date (the open session plus carried balances). sort=class (default) or amount; class filters one class.',
+    query: z.object({ sort: z.enum(DEFAULTER_SORTS).optional(), class: z.string().max(40).optional() }),
+    build: (ctx, q) => pendingFeesReport(ctx, { sort: q.sort ?? 'class', className: q.class?.trim() || undefined }),
+  }),
+  spec({
+    kind: 'session',
+    summary: 'Session Report: the whole session by class, with carried balances, income and expenses',
+    description: 'Annual horizon: every month of the session.',
+    query: z.object({ academicYear: yearQuery }),
+    build: (ctx, q) => sessionReport(ctx, q),
+  }),
+  spec({
+    kind: 'day-book',
+    summary: 'Day Book: the receipts written on a day by payment mode, and the day’s expenses, with totals',
+    description: 'date=YYYY-MM-DD (India date; today when absent). Cancelled receipts are not counted.',
+    query: z.object({ date: optionalDateQuery('date') }),
+    build: (ctx, q) => dayBookReport(ctx, { date: q.date ?? ctx.today }),
+  }),
+];
+
+export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, clock } = app.deps;
+
+  const contextFor = async (schoolId: string): Promise<ReportContext> => {
+    const now = clock.now();
+    return { db, schoolId, schoolName: await schoolNameOf(db, schoolId), today: indiaDate(now), generatedAt: now.toISOString() };
+  };
+  const fileName = (doc: ReportDocument, ext: string) => `${doc.kind}-report-${doc.generatedAt.slice(0, 10)}.${ext}`;
+
+  for (const s of SPECS) {
+    const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
+    const make = async (schoolId: string, query: unknown) => build(await contextFor(schoolId), query);
+    app.get(
+      `/api/reports/${s.kind}`,
+      {
+        onRequest: requireSchool,
+        schema: { tags, summary: s.summary, description: s.description, security, querystring: s.query, response: { 200: reportDocumentSchema, 400: errorDto } },
+      },
+      async (request) => make(schoolIdOf(request), request.query),
+    );
+    for (const ext of ['xlsx', 'csv'] as const) {
+      app.get(
+        `/api/reports/${s.kind}.${ext}`,
+        {
+          onRequest: requireSchool,
+          schema: {
+            tags,
+            summary: `${REPORT_TITLES[s.kind]} as ${ext === 'xlsx' ? 'an Excel workbook' : 'CSV'}`,
+            description: s.description,
+            security,
+            querystring: s.query,
+            produces: [ext === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv'],
+            response: { 400: errorDto },
+          },
+        },
+        async (request, reply: FastifyReply) => {
+          const doc = await make(schoolIdOf(request), request.query);
+          reply
+            .header('content-disposition', `attachment; filename="${fileName(doc, ext)}"`)
+            .header('cache-control', 'no-store')
+            .type(ext === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8');
+          return ext === 'xlsx' ? documentXlsx(doc) : documentCsv(doc);
+        },
+      );
+    }
+  }
+}
+
+
