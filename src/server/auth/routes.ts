@@ -230,7 +230,13 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'A 15-minute token good only for paying the subscription of a school whose plan has ended',
         body: quickLoginSchema,
         response: {
-          200: z.object({ token: z.string(), expiresAt: z.string(), schoolId: z.string(), schoolName: z.string() }),
+          200: z.object({
+            token: z.string(),
+            expiresAt: z.string(),
+            schoolId: z.string(),
+            schoolName: z.string(),
+            hasPaidSubscription: z.boolean(),
+          }),
           404: errorDto,
         },
       },
@@ -238,7 +244,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const now = clock.now();
       const [row] = await db
-        .select({ userId: users.id, schoolName: schools.name, role: users.role })
+        .select({ userId: users.id, schoolName: schools.name, hasPaidSubscription: schools.hasPaidSubscription })
         .from(users)
         .innerJoin(schools, eq(schools.id, users.schoolId))
         .where(eq(users.schoolId, request.body.schoolId))
@@ -251,7 +257,13 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         session.expiresAt,
         now,
       );
-      return { token, expiresAt: session.expiresAt.toISOString(), schoolId: request.body.schoolId, schoolName: row.schoolName };
+      return {
+        token,
+        expiresAt: session.expiresAt.toISOString(),
+        schoolId: request.body.schoolId,
+        schoolName: row.schoolName,
+        hasPaidSubscription: row.hasPaidSubscription,
+      };
     },
   );
 

@@ -37,7 +37,12 @@ describe('subscription payments through the sandbox provider', () => {
     const activatedAt = ctx.clock.now();
     const yearLater = new Date(activatedAt);
     yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
-    expect(verify.json().school).toMatchObject({ subscriptionPlan: 'premium', subscriptionStatus: 'active', planEndDate: yearLater.toISOString() });
+    expect(verify.json().school).toMatchObject({
+      subscriptionPlan: 'premium',
+      subscriptionStatus: 'active',
+      planEndDate: yearLater.toISOString(),
+      hasPaidSubscription: true,
+    });
 
     // the same callback again (a retry) changes nothing
     const again = await school.api.post('/api/payments/verify-subscription', { ...paid, planType: 'premium' });
@@ -82,6 +87,7 @@ describe('subscription payments through the sandbox provider', () => {
     ctx.clock.advanceDays(6);
     try {
       const quick = (await client(ctx.app).post('/api/auth/quick-login', { schoolId: school.schoolId })).json();
+      expect(quick.hasPaidSubscription).toBe(false); // the page shows the first-time discount
       const api = client(ctx.app, quick.token);
       const order = (await api.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
       const paid = (await api.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();

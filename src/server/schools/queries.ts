@@ -24,6 +24,8 @@ export const schoolDto = z.object({
   trialStatus: trialStatusDto,
   isExpired: z.boolean(),
   daysRemaining: z.number().int().nullable(),
+  /** once true, the first-time subscription discount no longer applies */
+  hasPaidSubscription: z.boolean(),
 });
 export type SchoolDto = z.infer<typeof schoolDto>;
 
@@ -49,6 +51,7 @@ export function toSchoolDto(row: SchoolRow, now: Date): SchoolDto {
     trialStatus: { isExpired: trial.isExpired, daysRemaining: trial.daysRemaining },
     isExpired: access.isExpired,
     daysRemaining: access.daysRemaining,
+    hasPaidSubscription: row.hasPaidSubscription,
   };
 }
 

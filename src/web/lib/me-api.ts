@@ -31,6 +31,8 @@ export interface School {
   trialStatus: { isExpired: boolean; daysRemaining: number | null };
   isExpired: boolean;
   daysRemaining: number | null;
+  /** once true, the first-subscription discount no longer applies */
+  hasPaidSubscription: boolean;
 }
 
 export interface Me {

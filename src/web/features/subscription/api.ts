@@ -7,6 +7,8 @@ export interface QuickSession {
   expiresAt: string;
   schoolId: string;
   schoolName: string;
+  /** once true, the first-subscription discount no longer applies */
+  hasPaidSubscription: boolean;
 }
 
 export interface OrderRequest {

@@ -41,8 +41,7 @@ export function SubscriptionRequiredPage() {
         schoolName={school.name}
         email={me?.user.email}
         expired={school.isExpired}
-        // a school that never had a paid plan gets the first-subscription discount
-        firstSubscription={!school.planStartDate}
+        firstSubscription={!school.hasPaidSubscription}
         onPaid={setPaid}
       />
     );
@@ -53,9 +52,7 @@ export function SubscriptionRequiredPage() {
         schoolName={quick.schoolName}
         quick={quick}
         expired
-        // the quick session does not say whether the school paid before: most schools here come
-        // from an ended trial; the server applies the discount only to a real first subscription
-        firstSubscription
+        firstSubscription={!quick.hasPaidSubscription}
         onPaid={setPaid}
         onSessionLost={() => setQuick(null)}
       />
