@@ -1,7 +1,8 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receipts } from '../db/schema';
-import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { ensureMasterAdmin } from '../auth/master-admin';
+import { receipts, schools } from '../db/schema';
+import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from './test-fixtures';
 
 let ctx: TestContext;
@@ -127,5 +128,31 @@ describe('Record Fee Payment', () => {
     expect((await school.api.get('/api/fees?status=cancelled')).json()).toHaveLength(0);
     expect((await school.api.get('/api/fees?from=2025-11-15&to=2025-11-15')).json()).toHaveLength(2);
     expect((await school.api.get('/api/fees?to=2025-11-14')).json()).toHaveLength(0);
+  });
+});
+
+describe('who may write', () => {
+  it('shuts out a master administrator with the spec message', async () => {
+    await ensureMasterAdmin(ctx.database.db, { email: 'master@ledger.test', password: 'MasterPass123', now: ctx.clock.now() });
+    const login = await client(ctx.app).post('/api/auth/admin-login', { email: 'master@ledger.test', password: 'MasterPass123' });
+    const master = client(ctx.app, login.json().token);
+    const res = await master.get(`/api/monthly-fee-entries?studentId=${studentId}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('School Admin Access Required: this needs a school administrator account.');
+    expect((await master.get(`/api/students/${studentId}/fee-status`)).statusCode).toBe(403);
+  });
+
+  it('lets a school whose plan has ended read its fees but not record new ones (402)', async () => {
+    const db = ctx.database.db;
+    await db.update(schools).set({ trialEndsAt: new Date('2025-11-01T00:00:00.000Z') }).where(eq(schools.id, school.schoolId));
+    const before = await receiptCount();
+    const write = await school.api.post('/api/fees', { studentId, fees: [{ type: 'exam', amount: 100 }] });
+    expect(write.statusCode).toBe(402);
+    expect(write.json().requiresPayment).toBe(true);
+    expect((await school.api.post(`/api/receipts/${(await school.api.get('/api/fees')).json()[0].id}/cancel`, { reason: 'x' })).statusCode).toBe(402);
+    expect((await school.api.get('/api/fees')).statusCode).toBe(200);
+    expect((await school.api.get(`/api/students/${studentId}/fee-status`)).statusCode).toBe(200);
+    expect((await school.api.post('/api/generate-receipt-number', { prefix: 'FEE' })).statusCode).toBe(200);
+    expect(await receiptCount()).toBe(before);
   });
 });
