@@ -31,7 +31,8 @@ for (const url of positionals) {
       );
       await page.goto(url, { waitUntil: 'networkidle' });
       await page.waitForTimeout(Number(values.wait));
-      const name = `${new URL(url).pathname.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root'}-${width}-${theme}.png`;
+      const { pathname, search } = new URL(url);
+      const name = `${`${pathname}${search}`.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root'}-${width}-${theme}.png`;
       await page.screenshot({ path: path.join(values.out!, name), fullPage: values.full });
       console.log(path.join(values.out!, name));
       await page.close();
