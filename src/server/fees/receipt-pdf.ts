@@ -84,9 +84,10 @@ export function receiptPdf(receipt: ReceiptDto, school: ReceiptSchool, issuedBy:
     doc.text(pdfText(`Payment mode: ${paymentModeLabel(receipt)}`), box.left, y, { width: box.width });
     y = doc.y + 18;
 
-    doc.text(pdfText(`Received by: ${issuedBy}`), box.left, y, { width: half });
+    doc.text(pdfText(`Received by: ${issuedBy}`), box.left, y, { width: half - 6 });
+    const afterName = doc.y;
     doc.text('Signature: ____________________', box.left + half, y, { width: half, align: 'right' });
-    y = doc.y + 16;
+    y = Math.max(afterName, doc.y) + 16;
     doc.fontSize(7.5).fillColor('#666666').text('This is a computer-generated receipt. Please keep it for your records.', box.left, y, {
       width: box.width,
       align: 'center',

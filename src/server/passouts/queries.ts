@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { indiaMonthKey } from '../../domain/ledger';
 import { paise } from '../../domain/money';
@@ -35,7 +35,7 @@ export async function listPassouts(db: Db, { schoolId, graduationYear }: { schoo
       .select()
       .from(passouts)
       .where(and(eq(passouts.schoolId, schoolId), graduationYear ? eq(passouts.graduationYear, graduationYear) : undefined))
-      .orderBy(desc(passouts.graduationYear), asc(sql`lower(${passouts.name})`), asc(passouts.rollNumber)),
+      .orderBy(desc(passouts.graduationYear)),
     carriedBalances(db, { schoolId }),
   ]);
   const owed = new Map<string, { monthly: number; yearly: number }>();
@@ -43,6 +43,9 @@ export async function listPassouts(db: Db, { schoolId, graduationYear }: { schoo
     const cur = owed.get(c.studentId) ?? { monthly: 0, yearly: 0 };
     owed.set(c.studentId, { monthly: cur.monthly + c.monthlyRemaining, yearly: cur.yearly + c.yearlyRemaining });
   }
+  // names in the order a person expects: "Student 2" before "Student 10"
+  const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+  rows.sort((a, b) => b.graduationYear - a.graduationYear || byName.compare(a.name, b.name) || a.rollNumber - b.rollNumber);
   return rows.map((p) => {
     const o = owed.get(p.studentId) ?? { monthly: 0, yearly: 0 };
     return {

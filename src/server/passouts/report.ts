@@ -64,12 +64,12 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
     y = doc.y + 10;
 
     const columns: TableColumn[] = [
-      { header: 'Name', width: box.width * 0.27 },
-      { header: 'Roll', width: box.width * 0.07, align: 'right' },
-      { header: 'Last Class', width: box.width * 0.12 },
-      { header: 'Monthly', width: box.width * 0.14, align: 'right' },
-      { header: 'Yearly', width: box.width * 0.14, align: 'right' },
-      { header: 'Total', width: box.width * 0.14, align: 'right' },
+      { header: 'Name', width: box.width * 0.24 },
+      { header: 'Roll', width: box.width * 0.06, align: 'right' },
+      { header: 'Last Class', width: box.width * 0.1 },
+      { header: 'Monthly', width: box.width * 0.16, align: 'right' },
+      { header: 'Yearly', width: box.width * 0.15, align: 'right' },
+      { header: 'Total', width: box.width * 0.17, align: 'right' },
       { header: 'Passout Date', width: box.width * 0.12 },
     ];
     const rowHeight = 16;
@@ -83,12 +83,17 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
     for (const year of years) {
       const group = rows.filter((r) => r.graduationYear === year);
       const yearTotal = group.reduce((s, r) => s + paiseOf(r.totalOutstanding), 0);
+      const yearMonthly = group.reduce((s, r) => s + paiseOf(r.outstandingMonthlyFees), 0);
+      const yearYearly = group.reduce((s, r) => s + paiseOf(r.outstandingYearlyFees), 0);
       grand += yearTotal;
       const tableRows = [
         ...group.map((r) => ({
           cells: [r.name, String(r.rollNumber), r.lastClass, pdfRupees(r.outstandingMonthlyFees), pdfRupees(r.outstandingYearlyFees), paiseOf(r.totalOutstanding) === 0 ? 'Paid' : pdfRupees(r.totalOutstanding), enIn(r.passoutDate)],
         })),
-        { cells: [`Total ${year}`, '', '', '', '', pdfRupees(rupeesOf(yearTotal)), ''], style: { bold: true, fill: '#f3f4f6' } },
+        {
+          cells: [`Total ${year}`, '', '', pdfRupees(rupeesOf(yearMonthly)), pdfRupees(rupeesOf(yearYearly)), pdfRupees(rupeesOf(yearTotal)), ''],
+          style: { bold: true, fill: '#f3f4f6' },
+        },
       ];
       let start = 0;
       let first = true;
