@@ -171,9 +171,9 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await soon(() => toast(page, 'Student has been successfully deleted from the system.').isVisible()).toBe(true);
     await soon(() => page.getByText('25 students in 1 class').isVisible()).toBe(true);
 
-    // With students and a fee structure the fee tabs open (as a friendly note in this version).
+    // With students and a fee structure the fee tabs open.
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Submit Monthly Fee' }).click();
-    await soon(() => page.getByText('Submit Monthly Fee is not available in this version of School Ledger.').isVisible()).toBe(true);
+    await soon(() => page.getByRole('heading', { name: 'Monthly Fee Management' }).isVisible()).toBe(true);
 
     // A new session: too short is refused, a full year is created, then activated.
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Session Management' }).click();

@@ -23,4 +23,9 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   'academic-sessions': lazy(() => import('@/web/features/sessions/sessions-tab').then((m) => ({ default: m.SessionsTab }))),
   'fee-structure': lazy(() => import('@/web/features/fee-structures/fee-structure-tab').then((m) => ({ default: m.FeeStructureTab }))),
   expenses: lazy(() => import('@/web/features/expenses/expenses-tab').then((m) => ({ default: m.ExpensesTab }))),
+  reports: lazy(() => import('@/web/features/reports/reports-tab').then((m) => ({ default: m.ReportsTab }))),
+  'monthly-fees': lazy(() => import('@/web/features/fees/monthly-fees-tab').then((m) => ({ default: m.MonthlyFeesTab }))),
+  'yearly-fees': lazy(() => import('@/web/features/fees/yearly-fees-tab').then((m) => ({ default: m.YearlyFeesTab }))),
+  'student-fee-status': lazy(() => import('@/web/features/fees/fee-status-tab').then((m) => ({ default: m.FeeStatusTab }))),
+  passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
 };

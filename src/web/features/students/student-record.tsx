@@ -1,5 +1,6 @@
 import { EyeIcon, EyeOffIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { StudentFeeActions } from '@/web/components/fees/student-fee-actions';
 import { toast } from '@/web/components/toaster';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -16,8 +17,8 @@ const PREFERENCE_LABEL = { sms: 'SMS', whatsapp: 'WhatsApp', both: 'Both' } as c
 const groupAadhaar = (digits: string) => digits.replace(/\s/g, '').replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /**
- * The full read-only record of one student with Edit Student and Delete Student. Promote and
- * Discharge move money and arrive with the fee ledger.
+ * The full read-only record of one student with Edit Student, the fee ledger's Record Fee Payment,
+ * Promote Student and Discharge, and Delete Student.
  */
 export function StudentRecord({ student, onSaved, onDeleted }: { student: Student; onSaved: (s: Student) => void; onDeleted: () => void }) {
   const [editing, setEditing] = useState(false);
@@ -62,6 +63,13 @@ export function StudentRecord({ student, onSaved, onDeleted }: { student: Studen
             <PencilIcon />
             Edit Student
           </Button>
+          {student.status === 'active' ? (
+            <StudentFeeActions
+              student={student}
+              onPromoted={(answer) => onSaved({ ...student, class: answer.student.className, rollNumber: answer.student.rollNumber, sessionId: answer.student.sessionId })}
+              onDischarged={onDeleted}
+            />
+          ) : null}
           <Button variant="destructive" onClick={() => setConfirmingDelete(true)} disabled={remove.isPending}>
             <Trash2Icon />
             {remove.isPending ? 'Deleting...' : 'Delete Student'}

@@ -1,0 +1,327 @@
+import { useQuery } from '@tanstack/react-query';
+import { HistoryIcon, PrinterIcon, RefreshCwIcon, SaveIcon } from 'lucide-react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { NO_NEW_DATA_MESSAGE } from '@/domain/ledger';
+import { formatINR, paise, parseRupees } from '@/domain/money';
+import { sessionMonths } from '@/domain/sessions';
+import { indiaToday } from '@/web/components/fees/fee-student';
+import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
+import { PrintReceiptDialog, SavedReceipt } from '@/web/components/fees/receipt-actions';
+import { useClientId } from '@/web/components/fees/use-client-id';
+import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
+import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
+import { Spinner } from '@/web/components/ui/spinner';
+import { rupees } from '@/web/lib/format';
+import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
+import { ApiError } from '@/web/lib/request';
+import { feeStructuresQuery } from '@/web/lib/school-data';
+import { monthlyEntriesQuery, useSaveMonthly } from './api';
+import { bulkEntries, draftProblems, isEmptyDraft, pendingHeads } from './monthly-draft';
+import { SAVE_QUESTION } from './messages';
+import { MonthlyGrid } from './monthly-grid';
+import { PreviousBalanceBanner } from './previous-balance-banner';
+import { SchoolAdminOnly } from './school-admin-only';
+import { NoStudent } from './no-student';
+import { StudentPicker } from './student-picker';
+import { useErrorToast } from './use-error-toast';
+import { useFeeSelection } from './use-fee-selection';
+import { useMonthlyDraft } from './use-monthly-draft';
+
+/** Submit Monthly Fee (operations §2 Monthly Fee Management). */
+export function MonthlyFeesTab() {
+  return (
+    <section aria-labelledby="monthly-heading" className="grid gap-4">
+      <div>
+        <h2 id="monthly-heading" className="text-2xl font-semibold tracking-tight">
+          Monthly Fee Management
+        </h2>
+        <p className="text-sm text-muted-foreground">Tuition and bus fees month by month. Saved months are locked; a wrong receipt is cancelled, never edited.</p>
+      </div>
+      <SchoolAdminOnly>
+        <MonthlyFees />
+      </SchoolAdminOnly>
+    </section>
+  );
+}
+
+function MonthlyFees() {
+  const state = useFeeSelection();
+  const { student, session, selection } = state;
+  useErrorToast(state.errors.sessions, 'Failed to fetch academic sessions');
+  useErrorToast(state.errors.roster ?? state.errors.classes, 'Failed to fetch students');
+
+  return (
+    <>
+      <Card>
+        <CardContent className="pt-5 sm:pt-6">
+          <StudentPicker state={state} idPrefix="monthly" />
+        </CardContent>
+      </Card>
+      {student && session ? (
+        <StudentMonthly key={`${student.id}|${selection.academicYear}`} state={state} />
+      ) : (
+        <NoStudent what="monthly fees" />
+      )}
+    </>
+  );
+}
+
+function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }) {
+  const student = state.student!;
+  const session = state.session!;
+  const academicYear = session.sessionName;
+  const today = indiaToday();
+  const goToTab = useGoToDashboardTab();
+
+  const entries = useQuery(monthlyEntriesQuery(student.id, academicYear));
+  const structures = useQuery(feeStructuresQuery());
+  const receipts = useQuery(studentReceiptsQuery(student.id));
+  useErrorToast(entries.error, 'Failed to fetch monthly entries');
+  useErrorToast(structures.error, 'Failed to fetch fee structure');
+
+  const draftState = useMonthlyDraft(student.id, academicYear, entries.data?.entries);
+  const { draft } = draftState;
+  const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
+  const [confirming, setConfirming] = useState(false);
+  const [printing, setPrinting] = useState<string | null>(null);
+  const [created, setCreated] = useState<Receipt[]>([]);
+  const save = useSaveMonthly();
+  const clientId = useClientId();
+  const saveRef = useRef<HTMLButtonElement>(null);
+
+  const months = useMemo(() => sessionMonths(session.startDate, session.endDate), [session.startDate, session.endDate]);
+  const saved = useMemo(() => new Map((entries.data?.entries ?? []).map((e) => [e.monthKey, e])), [entries.data]);
+  const problems = useMemo(() => draftProblems(draft, months, saved), [draft, months, saved]);
+
+  const ownSession = student.sessionId === session.id;
+  const structure = structures.data?.find((s) => s.className === student.class && s.academicYear === academicYear);
+  const structureMissing = ownSession && structures.isSuccess && !structure;
+  const busFee = parseRupees(student.monthlyBusFee) ?? 0;
+  const carried = entries.data ? (parseRupees(entries.data.previousBalance.balance) ?? 0) : 0;
+  const readOnly = !ownSession || structureMissing || save.isPending;
+
+  const pending = pendingHeads(draft, months, saved);
+  const previousAmount = parseRupees(draft.previous.amount) ?? 0;
+  const collecting = pending.reduce((s, h) => s + (parseRupees(h.value.amount) ?? 0), 0) + (problems.previous ? 0 : previousAmount);
+
+  const request = () => {
+    const body = {
+      studentId: student.id,
+      academicYear,
+      entries: bulkEntries(student.id, draft, months, saved, '').map(({ submittedAt: _, ...e }) => e),
+      previousBalancePaid: previousAmount > 0 ? draft.previous.amount.trim() : null,
+      previousBalanceDate: previousAmount > 0 ? draft.previous.date || null : null,
+      ...paymentDetailsBody(details),
+    };
+    return body;
+  };
+
+  const askToSave = () => {
+    const first = Object.values(problems)[0];
+    if (first) return toast.error({ title: 'Validation Error', description: first });
+    if (pending.length === 0 && previousAmount === 0) {
+      return toast.info({ title: 'No Changes', description: NO_NEW_DATA_MESSAGE });
+    }
+    const missing = paymentDetailsMissing(details);
+    if (missing) return toast.error({ title: 'Validation Error', description: missing });
+    setConfirming(true);
+  };
+
+  const doSave = () => {
+    const core = request();
+    const now = new Date().toISOString();
+    const input = {
+      ...core,
+      entries: core.entries.map((e) => ({ ...e, submittedAt: now })),
+      clientId: clientId.keyFor(core),
+      timestamp: now,
+      source: 'monthly-fee-management',
+      version: 1,
+    };
+    save.mutate(input, {
+      onSuccess: (answer) => {
+        clientId.done();
+        draftState.clear();
+        rememberReceiver(details.receivedBy);
+        setCreated((list) => [answer.receipt, ...list.filter((r) => r.id !== answer.receipt.id)]);
+        toast.success({ title: 'Success', description: 'Monthly fee data saved successfully!', duration: 3000 });
+      },
+      onError: (error) => {
+        const message = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to save monthly fee data';
+        toast.error({ title: 'Error', description: message });
+        if (error instanceof ApiError && error.status === 409) void entries.refetch();
+      },
+    });
+  };
+
+  const refresh = async () => {
+    const result = await entries.refetch();
+    await receipts.refetch();
+    if (result.isSuccess) toast.success({ title: 'Data Refreshed', description: 'Monthly fee data has been updated' });
+  };
+
+  const printLatest = () => {
+    const latest =
+      created[0] ??
+      receipts.data?.find((r) => r.prefix === 'MON' && r.status === 'live' && r.academicYear === academicYear) ??
+      receipts.data?.find((r) => r.status === 'live' && r.academicYear === academicYear);
+    if (!latest) {
+      toast.info({ title: 'No Receipt Yet', description: `No fee has been saved for ${student.name} in ${academicYear}. Save the fees first, then print the receipt.` });
+      return;
+    }
+    setPrinting(latest.id);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      if (!readOnly) askToSave();
+    }
+  };
+
+  return (
+    <div className="grid gap-4" onKeyDown={onKeyDown}>
+      {structureMissing ? (
+        <Alert variant="destructive">
+          <AlertTitle>{feeStructureMissing(student.class, academicYear).title}</AlertTitle>
+          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+            <span>{feeStructureMissing(student.class, academicYear).description}</span>
+            <Button size="sm" variant="outline" onClick={() => goToTab('fee-structure')}>
+              Go to Fee Structure
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {!ownSession ? (
+        <Alert variant="info">
+          <AlertDescription>
+            {student.name} is now in {state.sessions.find((s) => s.id === student.sessionId)?.sessionName ?? 'another session'}. The months of {academicYear} are
+            shown as recorded; what was still owed when they moved on is carried forward as a previous balance and collected in their current session.
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {entries.data && carried > 0 ? (
+        <PreviousBalanceBanner
+          summary={entries.data.previousBalance}
+          value={draft.previous}
+          problem={problems.previous}
+          today={today}
+          disabled={readOnly}
+          onAmount={(amount) => draftState.setPrevious({ amount }, today)}
+          onDate={(date) => draftState.setPrevious({ date }, today)}
+        />
+      ) : null}
+      {draftState.restoredAt && !isEmptyDraft(draft) ? (
+        <Alert variant="info">
+          <HistoryIcon />
+          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+            <span>Unsaved entries from {new Date(draftState.restoredAt).toLocaleString('en-IN')} were restored from this computer.</span>
+            <Button size="sm" variant="outline" onClick={draftState.clear}>
+              Discard them
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {created.map((r) => (
+        <SavedReceipt key={r.id} receipt={r} />
+      ))}
+      <Card>
+        <CardHeader className="pb-3">
+          <CardTitle>
+            {student.name} · {academicYear}
+          </CardTitle>
+          <CardDescription>
+            {student.class}-{student.section} · Roll No. {student.rollNumber}
+            {structure ? ` · Tuition ${rupees(structure.monthlyTuitionFee)} a month` : ''}
+            {busFee > 0 ? ` · Bus ${rupees(student.monthlyBusFee)} a month` : ''}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {entries.isPending ? (
+            <div className="flex justify-center py-10">
+              <Spinner className="size-6" label="Loading monthly fees" />
+            </div>
+          ) : entries.isError ? (
+            <Alert variant="destructive">
+              <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+                <span>Failed to fetch monthly entries: {entries.error.message}</span>
+                <Button size="sm" variant="outline" onClick={() => entries.refetch()}>
+                  Try again
+                </Button>
+              </AlertDescription>
+            </Alert>
+          ) : (
+            <MonthlyGrid
+              months={months}
+              saved={saved}
+              draft={draft}
+              problems={problems}
+              expected={{ tuition: structure?.monthlyTuitionFee ?? null, bus: busFee > 0 ? student.monthlyBusFee : null }}
+              today={today}
+              disabled={readOnly || !draftState.ready}
+              saveRef={saveRef}
+              onAmount={(key, head, amount) => draftState.setAmount(key, head, amount, today)}
+              onDate={draftState.setDate}
+            />
+          )}
+          <p className="text-xs text-muted-foreground">
+            Enter moves to the next amount (dates fill in as today), ↑ ↓ move between months, Ctrl+S saves. Entries are kept on this computer until they are
+            saved.
+          </p>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent className="grid gap-4 pt-5 sm:pt-6">
+          <PaymentFields value={details} onChange={setDetails} idPrefix="monthly-pay" disabled={readOnly} />
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t pt-4">
+            <p className="text-sm">
+              To collect now: <strong className="tabular-nums">{formatINR(paise(collecting))}</strong>
+              {pending.length > 0 ? (
+                <span className="text-muted-foreground">
+                  {' '}
+                  ({pending.length} {pending.length === 1 ? 'fee' : 'fees'}
+                  {previousAmount > 0 ? ' and previous balance' : ''})
+                </span>
+              ) : null}
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" onClick={refresh} disabled={entries.isFetching}>
+                <RefreshCwIcon className={entries.isFetching ? 'animate-spin' : undefined} />
+                Refresh
+              </Button>
+              <Button variant="outline" onClick={printLatest}>
+                <PrinterIcon />
+                Print Receipt
+              </Button>
+              <Button ref={saveRef} onClick={askToSave} disabled={readOnly || !entries.isSuccess}>
+                <SaveIcon />
+                {save.isPending ? 'Saving...' : 'Save Changes'}
+              </Button>
+            </div>
+          </div>
+        </CardContent>
+      </Card>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Save Fee Entries"
+        description={
+          <>
+            {SAVE_QUESTION}
+            <span className="mt-2 block font-medium text-foreground">
+              {student.name}: {formatINR(paise(collecting))}
+            </span>
+          </>
+        }
+        confirmLabel="Save"
+        focusConfirm
+        onConfirm={doSave}
+      />
+      <PrintReceiptDialog key={printing ?? 'none'} receiptId={printing} open={printing !== null} onOpenChange={(open) => !open && setPrinting(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,349 @@
+import { useQuery } from '@tanstack/react-query';
+import { InfoIcon, LockIcon, PrinterIcon, SaveIcon } from 'lucide-react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { checkLineAmount, HEAD_LABELS, YEARLY_EMPTY_MESSAGE, YEARLY_FIELDS, yearlyLockedMessage } from '@/domain/ledger';
+import { formatINR, paise, parseRupees } from '@/domain/money';
+import { indiaToday } from '@/web/components/fees/fee-student';
+import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
+import { PrintReceiptDialog, SavedReceipt } from '@/web/components/fees/receipt-actions';
+import { useClientId } from '@/web/components/fees/use-client-id';
+import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
+import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
+import { Input } from '@/web/components/ui/input';
+import { Spinner } from '@/web/components/ui/spinner';
+import { rupees } from '@/web/lib/format';
+import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
+import { ApiError } from '@/web/lib/request';
+import { cn } from '@/web/lib/utils';
+import { useSaveYearly, yearlyEntryQuery, type FeeStructureAmounts, type YearlyEntry, type YearlyHead } from './api';
+import { SAVE_QUESTION } from './messages';
+import { NoStudent } from './no-student';
+import { StudentPicker } from './student-picker';
+import { useErrorToast } from './use-error-toast';
+import { useFeeSelection } from './use-fee-selection';
+
+/** The five fee cards (operations §2): Yearly (admission), Exam, Books, Uniform, Misc. */
+const CARDS: Array<{ head: YearlyHead; title: string; expected: keyof FeeStructureAmounts }> = [
+  { head: 'admission', title: 'Yearly (Admission) Fee', expected: 'yearlyFee' },
+  { head: 'exam', title: 'Exam Fee', expected: 'examFee' },
+  { head: 'books', title: 'Books Fee', expected: 'booksFee' },
+  { head: 'uniform', title: 'Uniform Fee', expected: 'uniformFee' },
+  { head: 'misc', title: 'Misc Fee', expected: 'miscFee' },
+];
+
+type Draft = Partial<Record<YearlyHead, { amount: string; date: string }>>;
+
+const savedAmount = (entry: YearlyEntry, head: YearlyHead) => entry[YEARLY_FIELDS[head].amount as keyof YearlyEntry] as string | null;
+const savedDate = (entry: YearlyEntry, head: YearlyHead) => entry[YEARLY_FIELDS[head].date as keyof YearlyEntry] as string | null;
+
+/** Submit Yearly Fee (operations §2 Yearly Fee Management). */
+export function YearlyFeesTab() {
+  const state = useFeeSelection();
+  useErrorToast(state.errors.sessions, 'Failed to fetch academic sessions');
+  useErrorToast(state.errors.roster ?? state.errors.classes, 'Failed to fetch students');
+  return (
+    <section aria-labelledby="yearly-heading" className="grid gap-4">
+      <div>
+        <h2 id="yearly-heading" className="text-2xl font-semibold tracking-tight">
+          Yearly Fee Management
+        </h2>
+        <p className="text-sm text-muted-foreground">Admission, exam, books, uniform and misc fees, once a session. Only fees already entered are locked.</p>
+      </div>
+      <Card>
+        <CardContent className="pt-5 sm:pt-6">
+          <StudentPicker state={state} idPrefix="yearly" />
+        </CardContent>
+      </Card>
+      {state.student && state.session ? (
+        <StudentYearly key={`${state.student.id}|${state.session.sessionName}`} state={state} />
+      ) : (
+        <NoStudent what="yearly fees" />
+      )}
+    </section>
+  );
+}
+
+function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> }) {
+  const student = state.student!;
+  const session = state.session!;
+  const academicYear = session.sessionName;
+  const today = indiaToday();
+  const goToTab = useGoToDashboardTab();
+  const entry = useQuery(yearlyEntryQuery(student.id, academicYear));
+  const receipts = useQuery(studentReceiptsQuery(student.id));
+  useErrorToast(entry.error, 'Failed to fetch yearly entries');
+  const [draft, setDraft] = useState<Draft>({});
+  const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
+  const [confirming, setConfirming] = useState(false);
+  const [printing, setPrinting] = useState<string | null>(null);
+  const [created, setCreated] = useState<Receipt[]>([]);
+  const save = useSaveYearly();
+  const clientId = useClientId();
+  const saveRef = useRef<HTMLButtonElement>(null);
+
+  const data = entry.data;
+  const locked = new Set(data?.lockedFees ?? []);
+  const ownSession = student.sessionId === session.id;
+  const structureMissing = ownSession && data !== undefined && data.structure === null;
+  const readOnly = !ownSession || structureMissing || save.isPending;
+
+  const problems: Partial<Record<YearlyHead, string>> = {};
+  for (const { head } of CARDS) {
+    if (locked.has(head)) continue;
+    const check = checkLineAmount(draft[head]?.amount ?? '', YEARLY_FIELDS[head].label);
+    if (!check.ok) problems[head] = check.message;
+  }
+  const entering = CARDS.filter(({ head }) => !locked.has(head) && !problems[head] && (parseRupees(draft[head]?.amount ?? '') ?? 0) > 0);
+  const enteringTotal = entering.reduce((s, { head }) => s + (parseRupees(draft[head]!.amount) ?? 0), 0);
+  const expectedTotal = CARDS.reduce((s, c) => s + (parseRupees(data?.structure?.[c.expected] ?? '') ?? 0), 0);
+  const paidTotal = CARDS.reduce((s, { head }) => s + (data ? (parseRupees(savedAmount(data, head) ?? '') ?? 0) : 0), 0);
+
+  const setAmount = (head: YearlyHead, amount: string) =>
+    setDraft((d) => ({ ...d, [head]: { amount, date: amount.trim() ? d[head]?.date || today : '' } }));
+  const setDate = (head: YearlyHead, date: string) => setDraft((d) => ({ ...d, [head]: { amount: d[head]?.amount ?? '', date } }));
+
+  const askToSave = () => {
+    const first = Object.values(problems)[0];
+    if (first) return toast.error({ title: 'Validation Error', description: first });
+    if (entering.length === 0) return toast.error({ title: 'Validation Error', description: YEARLY_EMPTY_MESSAGE });
+    const missing = paymentDetailsMissing(details);
+    if (missing) return toast.error({ title: 'Validation Error', description: missing });
+    setConfirming(true);
+  };
+
+  const doSave = () => {
+    const fields: Record<string, string | null> = {};
+    for (const { head } of CARDS) {
+      const typed = entering.some((c) => c.head === head) ? draft[head]! : null;
+      fields[YEARLY_FIELDS[head].amount] = typed ? typed.amount.trim() : null;
+      fields[YEARLY_FIELDS[head].date] = typed ? typed.date || null : null;
+    }
+    const core = { studentId: student.id, academicYear, ...fields, ...paymentDetailsBody(details) };
+    save.mutate(
+      { ...core, clientId: clientId.keyFor(core), submittedAt: new Date().toISOString(), version: data?.version ?? 0 },
+      {
+        onSuccess: (answer) => {
+          clientId.done();
+          setDraft({});
+          rememberReceiver(details.receivedBy);
+          setCreated((list) => [answer.receipt, ...list.filter((r) => r.id !== answer.receipt.id)]);
+          toast.success({ title: 'Success', description: 'Yearly fee data saved successfully!', duration: 3000 });
+        },
+        onError: (error) => {
+          toast.error({ title: 'Error', description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to save yearly fee data' });
+          if (error instanceof ApiError && error.status === 409) void entry.refetch();
+        },
+      },
+    );
+  };
+
+  const printLatest = () => {
+    const latest = created[0] ?? receipts.data?.find((r) => r.prefix === 'YRL' && r.status === 'live' && r.academicYear === academicYear);
+    if (!latest) {
+      toast.info({ title: 'No Receipt Yet', description: `No yearly fee has been saved for ${student.name} in ${academicYear}. Save the fees first, then print the receipt.` });
+      return;
+    }
+    setPrinting(latest.id);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      if (!readOnly) askToSave();
+    }
+  };
+
+  if (entry.isPending) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner className="size-6" label="Loading yearly fees" />
+      </div>
+    );
+  }
+  if (entry.isError) {
+    return (
+      <Alert variant="destructive">
+        <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+          <span>Failed to fetch yearly entries: {entry.error.message}</span>
+          <Button size="sm" variant="outline" onClick={() => entry.refetch()}>
+            Try again
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+
+  const loaded = entry.data;
+  return (
+    <div className="grid gap-4" onKeyDown={onKeyDown}>
+      {structureMissing ? (
+        <Alert variant="destructive">
+          <AlertTitle>{feeStructureMissing(student.class, academicYear).title}</AlertTitle>
+          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+            <span>{feeStructureMissing(student.class, academicYear).description}</span>
+            <Button size="sm" variant="outline" onClick={() => goToTab('fee-structure')}>
+              Go to Fee Structure
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {!ownSession ? (
+        <Alert variant="info">
+          <AlertDescription>
+            {student.name} is now in {state.sessions.find((s) => s.id === student.sessionId)?.sessionName ?? 'another session'}: the yearly fees of {academicYear} are shown as
+            recorded. What was still owed is collected as a previous balance.
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {locked.size > 0 ? (
+        <Alert variant="info">
+          <InfoIcon />
+          <AlertDescription>Some fee details are locked (selective protection)</AlertDescription>
+        </Alert>
+      ) : null}
+      {created.map((r) => (
+        <SavedReceipt key={r.id} receipt={r} />
+      ))}
+      <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+        {CARDS.map(({ head, title, expected }) => {
+          const isLocked = locked.has(head);
+          const expectedAmount = loaded.structure?.[expected] ?? null;
+          const applicable = (parseRupees(expectedAmount ?? '') ?? 0) > 0;
+          const amount = isLocked ? (savedAmount(loaded, head) ?? '') : (draft[head]?.amount ?? '');
+          const date = isLocked ? (savedDate(loaded, head) ?? '') : (draft[head]?.date ?? '');
+          const refuse = (e: KeyboardEvent<HTMLInputElement>) => {
+            if (e.key.length === 1 || e.key === 'Backspace' || e.key === 'Delete') {
+              e.preventDefault();
+              toast.error({ title: 'Cannot Edit', description: yearlyLockedMessage(head) });
+            }
+          };
+          const lockedProps = isLocked
+            ? { readOnly: true, tabIndex: -1, onKeyDown: refuse, onMouseDown: () => toast.error({ title: 'Cannot Edit', description: yearlyLockedMessage(head) }) }
+            : {};
+          return (
+            <Card key={head} role="group" aria-label={title} className={cn(isLocked && 'bg-muted/40')}>
+              <CardHeader className="flex-row items-start justify-between gap-2 pb-3">
+                <div className="grid gap-1">
+                  <CardTitle className="text-base">{title}</CardTitle>
+                  <p className="text-xs text-muted-foreground">{applicable ? `Expected ${rupees(expectedAmount)}` : 'Not in the class fee structure'}</p>
+                </div>
+                {isLocked ? (
+                  <Badge variant="success">
+                    <LockIcon className="size-3" />
+                    Paid
+                  </Badge>
+                ) : applicable ? (
+                  <Badge variant="warning">Pending</Badge>
+                ) : null}
+              </CardHeader>
+              <CardContent className="grid grid-cols-2 gap-2">
+                <label className="grid gap-1 text-xs text-muted-foreground">
+                  Amount (₹)
+                  <Input
+                    type="number"
+                    min={0}
+                    step={0.01}
+                    inputMode="decimal"
+                    aria-label={`${HEAD_LABELS[head]} amount`}
+                    placeholder={expectedAmount ?? '0.00'}
+                    value={amount}
+                    disabled={readOnly && !isLocked}
+                    aria-invalid={problems[head] ? true : undefined}
+                    className={cn('text-right tabular-nums', isLocked && 'cursor-not-allowed bg-muted')}
+                    onWheel={(e) => e.currentTarget.blur()}
+                    onChange={(e) => setAmount(head, e.target.value)}
+                    onKeyDown={
+                      isLocked
+                        ? undefined
+                        : (e) => {
+                            if (e.key === 'Enter') {
+                              e.preventDefault();
+                              saveRef.current?.focus();
+                            }
+                          }
+                    }
+                    {...lockedProps}
+                  />
+                </label>
+                <label className="grid gap-1 text-xs text-muted-foreground">
+                  Date
+                  <Input
+                    type="date"
+                    aria-label={`${HEAD_LABELS[head]} date`}
+                    value={date}
+                    max={today}
+                    disabled={readOnly && !isLocked}
+                    className={cn(isLocked && 'cursor-not-allowed bg-muted')}
+                    onChange={(e) => setDate(head, e.target.value)}
+                    {...lockedProps}
+                  />
+                </label>
+                {problems[head] ? (
+                  <p role="alert" className="col-span-2 text-xs font-medium text-destructive">
+                    {problems[head]}
+                  </p>
+                ) : null}
+              </CardContent>
+            </Card>
+          );
+        })}
+        <Card className="sm:col-span-2 xl:col-span-1">
+          <CardHeader className="pb-3">
+            <CardTitle className="text-base">Total Yearly Fees</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-1 text-sm">
+            <p className="flex justify-between">
+              <span className="text-muted-foreground">Expected</span>
+              <span className="tabular-nums">{formatINR(paise(expectedTotal))}</span>
+            </p>
+            <p className="flex justify-between">
+              <span className="text-muted-foreground">Paid ({locked.size}/5)</span>
+              <span className="tabular-nums">{formatINR(paise(paidTotal))}</span>
+            </p>
+            <p className="flex justify-between font-medium">
+              <span>Entering now</span>
+              <span className="tabular-nums">{formatINR(paise(enteringTotal))}</span>
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+      <Card>
+        <CardContent className="grid gap-4 pt-5 sm:pt-6">
+          <PaymentFields value={details} onChange={setDetails} idPrefix="yearly-pay" disabled={readOnly} />
+          <div className="flex flex-wrap justify-end gap-2 border-t pt-4">
+            <Button variant="outline" onClick={printLatest}>
+              <PrinterIcon />
+              Print Receipt
+            </Button>
+            <Button ref={saveRef} onClick={askToSave} disabled={readOnly}>
+              <SaveIcon />
+              {save.isPending ? 'Saving...' : 'Save Changes'}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Save Fee Entries"
+        description={
+          <>
+            {SAVE_QUESTION}
+            <span className="mt-2 block font-medium text-foreground">
+              {student.name}: {formatINR(paise(enteringTotal))}
+            </span>
+          </>
+        }
+        confirmLabel="Save"
+        focusConfirm
+        onConfirm={doSave}
+      />
+      <PrintReceiptDialog key={printing ?? 'none'} receiptId={printing} open={printing !== null} onOpenChange={(open) => !open && setPrinting(null)} />
+    </div>
+  );
+}
