@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRupees } from '../../domain/money';
+import { previousBalances } from '../db/schema';
+import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
+import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+
+/**
+ * Ruling 6 says one function computes outstanding everywhere. Stats and reports compute it for a
+ * whole school in set-based SQL (positions.ts); fee status computes it per student with the domain
+ * function. For random ledgers written through the real fee endpoints (monthly and yearly saves,
+ * Record Fee Payment, previous-balance payments, cancellations), they must agree to the paisa.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ now: new Date('2026-11-22T05:30:00.000Z') });
+});
+afterAll(() => ctx.close());
+
+const MONTHS = ['April', 'May', 'June', 'July', 'August', 'September', 'October', 'November'] as const;
+const amount = (max: number) => fc.option(fc.integer({ min: 1, max }), { nil: null });
+
+const structure = fc.record({
+  tuition: fc.constantFrom(0, 800, 1500, 2250.5),
+  yearly: fc.constantFrom(0, 3000),
+  exam: fc.constantFrom(0, 450),
+  books: fc.constantFrom(0, 1999.99),
+  uniform: fc.constantFrom(0, 1200),
+  misc: fc.constantFrom(0, 300),
+});
+
+const student = fc.record({
+  classIdx: fc.integer({ min: 0, max: 1 }),
+  bus: fc.constantFrom(0, 350, 999.5),
+  months: fc.uniqueArray(
+    fc.record({ m: fc.integer({ min: 0, max: 7 }), tuition: amount(3000), bus: amount(1200), day: fc.integer({ min: 1, max: 28 }) }),
+    { maxLength: 6, selector: (e) => e.m },
+  ),
+  yearly: fc.record({ admission: amount(4000), exam: amount(600), books: amount(2500), uniform: amount(1500), misc: amount(400) }),
+  extra: amount(700),
+  carried: fc.option(fc.record({ monthly: fc.integer({ min: 0, max: 5000 }), yearly: fc.integer({ min: 0, max: 3000 }), pay: amount(6000) }), { nil: null }),
+  cancelMonthly: fc.boolean(),
+});
+
+const ledger = fc.record({ structures: fc.tuple(structure, structure), students: fc.array(student, { minLength: 1, maxLength: 4 }) });
+
+const P = (text: string) => parseRupees(text)!;
+const CLASSES = ['Class 1', 'Class 2'] as const;
+
+describe('school figures and fee status agree for random ledgers', () => {
+  it('stats, reports and fee status give the same paise', async () => {
+    await fc.assert(
+      fc.asyncProperty(ledger, async (l) => {
+        const school = await signUpSchool(ctx);
+        const db = ctx.database.db;
+        const schoolId = school.schoolId;
+        const old = await seedSession(db, { schoolId, name: '2025-2026', startDate: '2025-04-01', endDate: '2026-03-31', isActive: false });
+        const session = await seedSession(db, { schoolId, name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: true });
+        for (const [k, s] of l.structures.entries()) await seedStructure(db, { schoolId, academicYear: '2026-2027', className: CLASSES[k]!, ...s });
+        const rows = await seedStudents(db, {
+          schoolId,
+          sessionId: session.id,
+          people: l.students.map((s, k) => ({ name: `Student ${k + 1}`, className: CLASSES[s.classIdx]!, busFee: s.bus })),
+        });
+        const api = school.api;
+        for (const [k, s] of l.students.entries()) {
+          const studentId = rows[k]!.id;
+          if (s.carried && s.carried.monthly + s.carried.yearly > 0) {
+            await db.insert(previousBalances).values({
+              schoolId, studentId, sessionId: old.id, academicYear: '2025-2026', className: 'Class 1',
+              monthlyOutstandingPaise: s.carried.monthly * 100, yearlyOutstandingPaise: s.carried.yearly * 100, throughMonth: '2026-03', reason: 'rollover',
+            });
+          }
+          const entries = s.months
+            .filter((e) => e.tuition !== null || e.bus !== null)
+            .map((e) => {
+              const date = `2026-${String(4 + e.m).padStart(2, '0')}-${String(Math.min(e.day, e.m === 7 ? 22 : 28)).padStart(2, '0')}`;
+              return { month: MONTHS[e.m], year: 2026, tuitionFee: e.tuition, tuitionDate: e.tuition ? date : null, busFee: e.bus, busDate: e.bus ? date : null };
+            });
+          const carriedTotal = s.carried ? s.carried.monthly + s.carried.yearly : 0;
+          const previousBalancePaid = s.carried?.pay && carriedTotal > 0 ? Math.min(s.carried.pay, carriedTotal) : null;
+          if (entries.length > 0 || previousBalancePaid) {
+            const res = await api.post('/api/monthly-fee-entries/bulk', {
+              studentId, academicYear: '2026-2027', entries, previousBalancePaid, previousBalanceDate: previousBalancePaid ? '2026-11-02' : null,
+            });
+            expect(res.statusCode, res.body).toBe(201);
+            if (s.cancelMonthly) {
+              const cancel = await api.post(`/api/receipts/${res.json().receipt.id}/cancel`, { reason: 'Test cancellation' });
+              expect(cancel.statusCode, cancel.body).toBe(200);
+            }
+          }
+          const yearly: Record<string, unknown> = { studentId, academicYear: '2026-2027' };
+          for (const [head, value] of Object.entries(s.yearly)) {
+            if (value === null) continue;
+            yearly[`${head}Fee`] = value;
+            yearly[`${head}Date`] = '2026-05-05';
+          }
+          if (Object.keys(yearly).length > 2) expect((await api.post('/api/yearly-fee-entries', yearly)).statusCode).toBe(201);
+          if (s.extra) expect((await api.post('/api/fees', { studentId, fees: [{ type: 'sports', amount: s.extra }], paidOn: '2026-10-15' })).statusCode).toBe(201);
+        }
+
+        // per student, through the ledger's own endpoints (the domain function)
+        let owed = 0;
+        let withDues = 0;
+        let paidOctober = 0;
+        let expectedNovember = 0;
+        let monthlyPaid = 0;
+        let busPaid = 0;
+        let sessionOutstanding = 0;
+        for (const row of rows) {
+          const out = (await api.get(`/api/students/${row.id}/outstanding-fees`)).json();
+          const status = (await api.get(`/api/students/${row.id}/fee-status`)).json();
+          owed += P(out.total);
+          if (P(out.total) > 0) withDues += 1;
+          const month = (key: string) => status.account.months.find((m: { key: string }) => m.key === key);
+          if (month('2026-10').status === 'Paid') paidOctober += 1;
+          expectedNovember += P(month('2026-11').tuition.expected) + P(month('2026-11').bus.expected);
+          monthlyPaid += P(status.account.monthlyPaid);
+          busPaid += status.account.months.reduce((s: number, m: { bus: { paid: string } }) => s + P(m.bus.paid), 0);
+          sessionOutstanding += P(status.ledger.outstandingTillDate);
+        }
+
+        // the whole school at once
+        const stats = (await api.get('/api/stats/school')).json();
+        expect(P(stats.pendingFees)).toBe(owed);
+        expect(stats.pendingStudents).toBe(withDues);
+        expect(stats.paidStudents).toBe(paidOctober);
+        expect(P(stats.expectedMonthlyIncome)).toBe(expectedNovember);
+        expect(P(stats.currentSessionBusRevenue)).toBe(busPaid);
+
+        const session26 = (await api.get('/api/reports/financial?fromDate=2026-04-01&toDate=2027-03-31')).json();
+        expect(P(session26.summary.totalMonthlyIncome)).toBe(monthlyPaid);
+        const everything = (await api.get('/api/reports/financial?fromDate=2017-01-01&toDate=2026-12-31')).json();
+        expect(everything.summary.totalIncome).toBe(stats.totalRevenue);
+
+        const classWise = (await api.get('/api/reports/class-wise')).json();
+        expect(P(classWise.tables[0].totals.outstanding)).toBe(sessionOutstanding);
+        const pending = (await api.get('/api/reports/pending-fees')).json();
+        expect(pending.tables[0].totals.total).toBe(stats.pendingFees);
+        expect(pending.tables[0].rows).toHaveLength(withDues);
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 12), endOnFailure: true },
+    );
+  }, 300_000);
+});
