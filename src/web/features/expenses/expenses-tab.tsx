@@ -29,8 +29,8 @@ export function ExpensesTab() {
   const rows = useMemo(() => (list.data ?? []).map((e) => ({ ...e, paise: paiseOf(e.amount) ?? ZERO })), [list.data]);
   const chips = useMemo(() => categoryTotals(rows.map((r) => ({ category: r.category, amount: r.paise }))), [rows]);
   const allTotal = rows.reduce<Paise>((s, r) => addPaise(s, r.paise), ZERO);
-  // a chip whose category lost its last expense falls back to All
-  const active: Filter = filter !== 'All' && !chips.some((c) => c.category === filter) ? 'All' : filter;
+  // a category whose last expense was deleted stays chosen and says "No {category} expenses found"
+  const active: Filter = filter;
   const shown = active === 'All' ? rows : rows.filter((r) => r.category === active);
   const shownTotal = shown.reduce<Paise>((s, r) => addPaise(s, r.paise), ZERO);
 
