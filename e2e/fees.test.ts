@@ -38,6 +38,14 @@ describe.skipIf(skipReason())('fee collection', () => {
     const grid = page.getByRole('table', { name: 'Monthly fees' });
     await soon(() => grid.getByRole('row').count()).toBe(school.months.length + 1);
 
+    // what is typed is kept on this computer until it is saved: a reload brings it back
+    await grid.getByLabel(`Tuition fee ${april}`).fill('999');
+    await page.reload();
+    await soon(() => page.getByText(/were restored from this computer/).isVisible()).toBe(true);
+    expect(await grid.getByLabel(`Tuition fee ${april}`).inputValue()).toBe('999');
+    await page.getByRole('button', { name: 'Discard them' }).click();
+    await soon(() => grid.getByLabel(`Tuition fee ${april}`).inputValue()).toBe('');
+
     // Enter moves from amount to amount; dates fill in as today; the total follows live
     await grid.getByLabel(`Tuition fee ${april}`).click();
     for (const amount of [TUITION, BUS, TUITION, BUS, TUITION, BUS]) {

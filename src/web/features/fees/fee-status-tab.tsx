@@ -30,7 +30,7 @@ const isZero = (amount: string) => (parseRupees(amount) ?? 0) === 0;
 /** Student Fee Status (operations §2, §4): every figure from the server's fee-status answer. */
 export function FeeStatusTab() {
   return (
-    <section aria-labelledby="fee-status-heading" className="grid gap-4">
+    <section aria-labelledby="fee-status-heading" className="grid min-w-0 gap-4 [&>*]:min-w-0">
       <div>
         <h2 id="fee-status-heading" className="text-2xl font-semibold tracking-tight">
           Student Fee Status
@@ -187,15 +187,15 @@ function MonthCards({ data }: { data: FeeStatus }) {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Months">
+        <ul className="grid grid-cols-2 gap-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Months">
           {data.account.months.map((m) => (
             <li key={m.key} aria-label={`${m.label}: ${m.status}`} className={cn('grid gap-1.5 rounded-lg border p-3 text-sm', !m.due && 'opacity-80')}>
-              <div className="flex items-center justify-between gap-2">
+              <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
                 <span className="font-medium">{m.label}</span>
                 <Badge variant={BADGE[m.status]}>{m.status}</Badge>
               </div>
-              <Line label="Tuition" value={`${rupees(m.tuition.paid)} / ${rupees(m.tuition.expected)}`} />
-              <Line label="Bus" value={`${rupees(m.bus.paid)} / ${rupees(m.bus.expected)}`} />
+              <Line label="Tuition" value={rupees(m.tuition.paid)} of={rupees(m.tuition.expected)} />
+              <Line label="Bus" value={rupees(m.bus.paid)} of={rupees(m.bus.expected)} />
               {!isZero(m.discount) ? <Line label="Discount" value={rupees(m.discount)} /> : null}
               {!isZero(m.outstanding) && m.due ? <Line label="Outstanding" value={rupees(m.outstanding)} tone="warn" /> : null}
             </li>
@@ -289,11 +289,15 @@ function Figure({ label, value, strong, tone }: { label: string; value: ReactNod
   );
 }
 
-function Line({ label, value, tone }: { label: string; value: string; tone?: 'warn' }) {
+/** A figure of a month card; the expected amount (`of`) is left out on narrow phones. */
+function Line({ label, value, of, tone }: { label: string; value: string; of?: string; tone?: 'warn' }) {
   return (
-    <div className="flex justify-between gap-2 text-xs">
+    <div className="flex flex-wrap justify-between gap-x-2 text-xs">
       <span className="text-muted-foreground">{label}</span>
-      <span className={cn('tabular-nums', tone === 'warn' && 'font-medium text-amber-700 dark:text-warning')}>{value}</span>
+      <span className={cn('tabular-nums', tone === 'warn' && 'font-medium text-amber-700 dark:text-warning')}>
+        {value}
+        {of ? <span className="hidden text-muted-foreground sm:inline"> / {of}</span> : null}
+      </span>
     </div>
   );
 }

@@ -34,7 +34,7 @@ import { useMonthlyDraft } from './use-monthly-draft';
 /** Submit Monthly Fee (operations §2 Monthly Fee Management). */
 export function MonthlyFeesTab() {
   return (
-    <section aria-labelledby="monthly-heading" className="grid gap-4">
+    <section aria-labelledby="monthly-heading" className="grid min-w-0 gap-4 [&>*]:min-w-0">
       <div>
         <h2 id="monthly-heading" className="text-2xl font-semibold tracking-tight">
           Monthly Fee Management

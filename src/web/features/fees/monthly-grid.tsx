@@ -223,7 +223,7 @@ function HeadCells({
             disabled={disabled && !locked}
             aria-invalid={problem ? true : undefined}
             title={problem ?? (locked ? 'Saved: locked' : undefined)}
-            className={cn('h-9 pr-7 text-right tabular-nums', locked && 'cursor-not-allowed bg-muted text-foreground')}
+            className={cn('h-9 pr-7 text-right tabular-nums placeholder:text-muted-foreground/45', locked && 'cursor-not-allowed bg-muted text-foreground')}
             onWheel={(e) => e.currentTarget.blur()}
             onChange={(e) => onAmount(monthKey, head, e.target.value)}
             {...(locked ? lockedProps : { onKeyDown: onAmountKey })}

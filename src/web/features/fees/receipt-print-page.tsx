@@ -91,8 +91,8 @@ function ReceiptSheet({ receipt: r, school, issuedBy }: { receipt: Receipt; scho
         </p>
       </header>
       <h2 className="text-center text-sm font-semibold uppercase tracking-[0.2em]">Fee Receipt</h2>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5">
-        <Meta label="Receipt No." value={<span className="font-mono font-semibold">{r.receiptNumber}</span>} />
+      <dl className="grid gap-x-6 gap-y-1.5 sm:grid-cols-2 print:grid-cols-2">
+        <Meta label="Receipt No." value={<span className="whitespace-nowrap font-mono font-semibold">{r.receiptNumber}</span>} />
         <Meta label="Date" value={receiptDate(r.receivedAt)} />
         <Meta label="Student" value={<span className="font-semibold">{r.studentName}</span>} />
         <Meta label="Academic Year" value={r.academicYear} />
@@ -134,7 +134,7 @@ function ReceiptSheet({ receipt: r, school, issuedBy }: { receipt: Receipt; scho
         <span className="text-slate-600">Amount in words: </span>
         <strong data-testid="receipt-words">{words}</strong>
       </p>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5">
+      <dl className="grid gap-x-6 gap-y-1.5 sm:grid-cols-2 print:grid-cols-2">
         <Meta label="Payment Mode" value={paymentModeLabel(r)} />
         <Meta label="Received By" value={issuedBy} />
       </dl>

@@ -47,7 +47,7 @@ export function YearlyFeesTab() {
   useErrorToast(state.errors.sessions, 'Failed to fetch academic sessions');
   useErrorToast(state.errors.roster ?? state.errors.classes, 'Failed to fetch students');
   return (
-    <section aria-labelledby="yearly-heading" className="grid gap-4">
+    <section aria-labelledby="yearly-heading" className="grid min-w-0 gap-4 [&>*]:min-w-0">
       <div>
         <h2 id="yearly-heading" className="text-2xl font-semibold tracking-tight">
           Yearly Fee Management
@@ -254,7 +254,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
                     value={amount}
                     disabled={readOnly && !isLocked}
                     aria-invalid={problems[head] ? true : undefined}
-                    className={cn('text-right tabular-nums', isLocked && 'cursor-not-allowed bg-muted')}
+                    className={cn('text-right tabular-nums placeholder:text-muted-foreground/45', isLocked && 'cursor-not-allowed bg-muted')}
                     onWheel={(e) => e.currentTarget.blur()}
                     onChange={(e) => setAmount(head, e.target.value)}
                     onKeyDown={

@@ -47,11 +47,11 @@ export function PassoutsTab() {
     setCollecting({ id: p.studentId, name: p.name, class: p.lastClass, section: p.section, rollNumber: p.rollNumber, sessionId: null, monthlyBusFee: '0.00' });
 
   return (
-    <section aria-labelledby="passouts-heading" className="grid gap-4">
+    <section aria-labelledby="passouts-heading" className="grid min-w-0 gap-4 [&>*]:min-w-0">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="passouts-heading" className="text-2xl font-semibold tracking-tight">
-            Passouts ({all.length})
+            {passouts.isSuccess ? `Passouts (${all.length})` : 'Passouts'}
           </h2>
           <p className="text-sm text-muted-foreground">Graduated and discharged students. What they still owe stays collectable.</p>
         </div>
@@ -188,7 +188,7 @@ export function PassoutsTab() {
 
 function SummaryCard({ label, value }: { label: string; value: string }) {
   return (
-    <Card>
+    <Card role="group" aria-label={label}>
       <CardContent className="grid gap-1 py-4 sm:py-5">
         <span className="text-sm text-muted-foreground">{label}</span>
         <span className="text-2xl font-semibold tabular-nums">{value}</span>

@@ -63,19 +63,21 @@ export function StudentRecord({ student, onSaved, onDeleted }: { student: Studen
             <PencilIcon />
             Edit Student
           </Button>
-          {student.status === 'active' ? (
-            <StudentFeeActions
-              student={student}
-              onPromoted={(answer) => onSaved({ ...student, class: answer.student.className, rollNumber: answer.student.rollNumber, sessionId: answer.student.sessionId })}
-              onDischarged={onDeleted}
-            />
-          ) : null}
           <Button variant="destructive" onClick={() => setConfirmingDelete(true)} disabled={remove.isPending}>
             <Trash2Icon />
             {remove.isPending ? 'Deleting...' : 'Delete Student'}
           </Button>
         </div>
       </CardHeader>
+      {student.status === 'active' ? (
+        <div role="group" aria-label="Fees and promotion" className="mx-5 mb-5 flex flex-wrap gap-2 border-y py-3 sm:mx-6">
+          <StudentFeeActions
+            student={student}
+            onPromoted={(answer) => onSaved({ ...student, class: answer.student.className, rollNumber: answer.student.rollNumber, sessionId: answer.student.sessionId })}
+            onDischarged={onDeleted}
+          />
+        </div>
+      ) : null}
       <CardContent className="grid gap-5 md:grid-cols-2 xl:grid-cols-4">
         <Group title="Academic">
           <Item label="Class">{student.class}</Item>
