@@ -102,6 +102,7 @@ export function MonthlyGrid({
   });
   const cellsOf = rows.flatMap((r) => r.cells);
   const savedTotal = cellsOf.reduce((s, c) => s + (c.locked ? amountOf(c.value) : 0), 0);
+  const gridProblems = Object.entries(problems).filter(([key]) => key !== 'previous');
   const newTotal = cellsOf.reduce((s, c) => s + (!c.locked && !c.problem ? amountOf(c.value) : 0), 0);
 
   return (
@@ -165,6 +166,13 @@ export function MonthlyGrid({
           </span>
         </div>
       ))}
+      {gridProblems.length > 0 ? (
+        <ul role="alert" className="mt-2 grid gap-0.5 px-2 text-xs font-medium text-destructive">
+          {gridProblems.map(([key, message]) => (
+            <li key={key}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
       <div className="mt-2 flex flex-wrap items-center justify-end gap-x-6 gap-y-1 px-2 text-sm" aria-live="polite">
         <span className="text-muted-foreground">
           Saved this session: <strong className="tabular-nums text-foreground">{formatINR(paise(savedTotal))}</strong>

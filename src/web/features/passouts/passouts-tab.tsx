@@ -14,10 +14,13 @@ import { Label } from '@/web/components/ui/label';
 import { Spinner } from '@/web/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { rupees } from '@/web/lib/format';
+import { cn } from '@/web/lib/utils';
 import { downloadFile, isoToIndian } from '@/web/lib/ledger-api';
 import { balanceReportPath, passoutsQuery, type Passout } from './api';
 import { CreatePassoutsPanel } from './create-passouts-panel';
 
+/** Two-line headers keep the eight columns within the page. */
+const HEAD = 'h-auto whitespace-normal px-2 py-2 align-bottom';
 const owes = (p: Passout) => (parseRupees(p.totalOutstanding) ?? 0) > 0;
 /** Passout amounts are whole rupees (operations §2). */
 const whole = (amount: string) => rupees(amount, { decimals: false });
@@ -70,7 +73,7 @@ export function PassoutsTab() {
 
       <CreatePassoutsPanel />
 
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid grid-cols-3 gap-2 sm:gap-3">
         <SummaryCard label="Total Passouts" value={String(shown.length)} />
         <SummaryCard label="Graduation Years" value={String(year === null ? years.length : groups.length)} />
         <SummaryCard label="With Outstanding Balance" value={String(withBalance)} />
@@ -132,14 +135,14 @@ export function PassoutsTab() {
               <Table>
                 <TableHeader>
                   <TableRow>
-                    <TableHead>Name</TableHead>
-                    <TableHead>Roll Number</TableHead>
-                    <TableHead>Last Class</TableHead>
-                    <TableHead className="text-right">Monthly Outstanding</TableHead>
-                    <TableHead className="text-right">Yearly Outstanding</TableHead>
-                    <TableHead className="text-right">Total Outstanding</TableHead>
-                    <TableHead>Passout Date</TableHead>
-                    <TableHead>
+                    <TableHead className={HEAD}>Name</TableHead>
+                    <TableHead className={HEAD}>Roll Number</TableHead>
+                    <TableHead className={HEAD}>Last Class</TableHead>
+                    <TableHead className={cn(HEAD, 'text-right')}>Monthly Outstanding</TableHead>
+                    <TableHead className={cn(HEAD, 'text-right')}>Yearly Outstanding</TableHead>
+                    <TableHead className={cn(HEAD, 'text-right')}>Total Outstanding</TableHead>
+                    <TableHead className={HEAD}>Passout Date</TableHead>
+                    <TableHead className={HEAD}>
                       <span className="sr-only">Actions</span>
                     </TableHead>
                   </TableRow>
@@ -147,25 +150,25 @@ export function PassoutsTab() {
                 <TableBody>
                   {g.rows.map((p) => (
                     <TableRow key={p.id}>
-                      <TableCell className="font-medium">
+                      <TableCell className="min-w-36 px-2 font-medium">
                         {p.name}
                         {p.kind === 'discharged' ? (
-                          <Badge variant="secondary" className="ml-2" title={p.reason}>
+                          <Badge variant="secondary" className="ml-1.5" title={p.reason}>
                             Discharged
                           </Badge>
                         ) : null}
                       </TableCell>
-                      <TableCell>{p.rollNumber}</TableCell>
-                      <TableCell>
+                      <TableCell className="px-2">{p.rollNumber}</TableCell>
+                      <TableCell className="whitespace-nowrap px-2">
                         {p.lastClass}-{p.section}
                       </TableCell>
-                      <TableCell className="text-right tabular-nums">{whole(p.outstandingMonthlyFees)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{whole(p.outstandingYearlyFees)}</TableCell>
-                      <TableCell className="text-right font-medium tabular-nums">
+                      <TableCell className="whitespace-nowrap px-2 text-right tabular-nums">{whole(p.outstandingMonthlyFees)}</TableCell>
+                      <TableCell className="whitespace-nowrap px-2 text-right tabular-nums">{whole(p.outstandingYearlyFees)}</TableCell>
+                      <TableCell className="whitespace-nowrap px-2 text-right font-medium tabular-nums">
                         {owes(p) ? whole(p.totalOutstanding) : <Badge variant="success">Paid</Badge>}
                       </TableCell>
-                      <TableCell>{isoToIndian(p.passoutDate)}</TableCell>
-                      <TableCell className="text-right">
+                      <TableCell className="whitespace-nowrap px-2">{isoToIndian(p.passoutDate)}</TableCell>
+                      <TableCell className="px-2 text-right">
                         {owes(p) ? (
                           <Button size="sm" variant="outline" onClick={() => collect(p)} aria-label={`Collect dues from ${p.name}`}>
                             <IndianRupeeIcon />
@@ -189,9 +192,9 @@ export function PassoutsTab() {
 function SummaryCard({ label, value }: { label: string; value: string }) {
   return (
     <Card role="group" aria-label={label}>
-      <CardContent className="grid gap-1 py-4 sm:py-5">
-        <span className="text-sm text-muted-foreground">{label}</span>
-        <span className="text-2xl font-semibold tabular-nums">{value}</span>
+      <CardContent className="grid content-between gap-1 px-3 py-3 sm:px-6 sm:py-5">
+        <span className="text-xs text-muted-foreground sm:text-sm">{label}</span>
+        <span className="text-xl font-semibold tabular-nums sm:text-2xl">{value}</span>
       </CardContent>
     </Card>
   );
