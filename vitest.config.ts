@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } },
       },
       {
         resolve: { alias },
@@ -21,6 +21,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // PGlite instances are memory-hungry; two workers match the two cores of CI
           maxWorkers: 2,
+          // the groups run one after another: unit, then API, then the browser journeys
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -32,6 +34,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
