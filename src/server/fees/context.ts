@@ -96,9 +96,14 @@ export function structureMissingMessage(className: string, year: string): string
   return `Fee Structure Missing for ${className} (${year}). Add it under Fee Structure before saving fees.`;
 }
 
+/** No payment is dated after today (India's date). */
+export function checkNotFuture(date: string, { today, what }: { today: string; what: string }): void {
+  if (date > today) throw badRequest(`The date for ${what} (${date}) cannot be in the future`);
+}
+
 /** A payment date must fall in the session and not after today (India's date). */
 export function checkPaidOn(date: string, { session, today, what }: { session: SessionRow; today: string; what: string }): void {
-  if (date > today) throw badRequest(`The date for ${what} (${date}) cannot be in the future`);
+  checkNotFuture(date, { today, what });
   if (date < session.startDate || date > session.endDate) {
     throw badRequest(
       `The date for ${what} (${date}) is outside the ${session.name} session (${session.startDate} to ${session.endDate})`,

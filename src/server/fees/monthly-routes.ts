@@ -18,6 +18,7 @@ import {
   assertOpenForFees,
   linesAfter,
   carriedPaymentLines,
+  checkNotFuture,
   checkPaidOn,
   loadStudentSession,
   monthWhat,
@@ -49,7 +50,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
   app.get(
     '/api/monthly-fee-entries',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Monthly fee entries of a student and session, read from the ledger',
@@ -79,7 +80,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/monthly-fee-entries/bulk',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Save the monthly fee grid: one MON receipt with a line per month and head',
@@ -157,7 +158,8 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
         }
         if (body.previousBalancePaid) {
           const paidOn = body.previousBalanceDate ?? today;
-          checkPaidOn(paidOn, { session: ctx.session, today, what: 'the previous balance payment' });
+          // a carried balance belongs to an earlier session: like Record Fee Payment, any date up to today
+          checkNotFuture(paidOn, { today, what: 'the previous balance payment' });
           lines.push(...(await carriedPaymentLines(tx, { schoolId, student: ctx.student, amount: body.previousBalancePaid, paidOn })));
         }
         if (lines.length === 0) throw badRequest(unchanged > 0 ? NO_NEW_DATA_MESSAGE : NO_DATA_MESSAGE);

@@ -62,7 +62,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
   app.get(
     '/api/fees',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Fee payments (every receipt of the school, newest first), with filters',
@@ -84,7 +84,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/fees',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Record Fee Payment: one FEE receipt with a line per fee type',
@@ -197,7 +197,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/generate-receipt-number',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       config: { allowWhenExpired: true },
       schema: {
         tags: ['fees'],

@@ -38,7 +38,7 @@ export async function promotionRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/students/:id/promote',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['students'],
         summary: 'Promote Student: move one student to a class of a later session, carrying the old session\'s outstanding',

@@ -125,6 +125,8 @@ describe('rolling the school into a new session (ruling 9)', () => {
       academicYear: '2026-2027',
       entries: [{ month: 'April', year: 2026, tuitionFee: 1600, tuitionDate: '2026-04-15' }],
       previousBalancePaid: '1500',
+      // a carried balance may be dated before the new session began, as through Record Fee Payment
+      previousBalanceDate: '2026-03-31',
     });
     expect(grid.statusCode).toBe(201);
     expect(grid.json().receipt.total).toBe('3100.00');

@@ -36,7 +36,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/students/:id/receipts',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
         summary: "A student's receipts, newest first, cancelled ones included",
@@ -56,7 +56,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/receipts/:id',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
         summary: 'One receipt with its lines and the school details a printed receipt shows',
@@ -76,7 +76,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/receipts/:id/pdf',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
         summary: 'The receipt as a PDF (A5) to download or share',
@@ -100,7 +100,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/receipts/:id/cancel',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
         summary: 'Cancel a receipt with a reason (a reversal: it stays visible, its lines stop counting)',

@@ -82,7 +82,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/students/:id/fee-status',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Student Fee Status: every figure of the screen, from the ledger and the class fee structure',
@@ -146,7 +146,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/students/:id/outstanding-fees',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: "What a student owes: the open session's outstanding plus balances carried from earlier sessions",
@@ -192,7 +192,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/student-previous-balances',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Balances carried forward from earlier sessions, with what is still owed on each',

@@ -40,7 +40,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/yearly-fee-entries',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'The yearly fee entry of a student and session (five cards), read from the ledger',
@@ -61,7 +61,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/yearly-fee-entries',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['fees'],
         summary: 'Save the yearly fee cards: one YRL receipt with a line per head entered',

@@ -30,7 +30,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/students/:id/discharge',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['passouts'],
         summary: 'Discharge a student: move them to passouts with their outstanding fees (irreversible)',
@@ -70,7 +70,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/passouts',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['passouts'],
         summary: 'Passouts with their outstanding balances, newest graduation year first, by name',
@@ -85,7 +85,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/passouts/classes',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['passouts'],
         summary: 'Classes with active students and their counts (the Create Passouts from Class selector)',
@@ -107,7 +107,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/passouts/from-class',
     {
-      preHandler: requireSchool,
+      onRequest: requireSchool,
       schema: {
         tags: ['passouts'],
         summary: 'Create Passouts from Class: every active student of the class (all sections) moves to passouts',
@@ -154,7 +154,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
     app.get(
       `/api/passouts/balance-report.${format}`,
       {
-        preHandler: requireSchool,
+        onRequest: requireSchool,
         schema: {
           tags: ['passouts'],
           summary: `Download Balance Report (${format.toUpperCase()}): every passout with monthly, yearly and total outstanding`,
