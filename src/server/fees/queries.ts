@@ -17,7 +17,8 @@ import { badRequest, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 
 export type StudentRow = typeof students.$inferSelect;
-export type SessionRow = typeof academicSessions.$inferSelect;
+import type { SessionRow } from '../sessions/queries';
+export type { SessionRow };
 export type ReceiptRow = typeof receipts.$inferSelect;
 export type ReceiptLineRow = typeof receiptLines.$inferSelect;
 export type PreviousBalanceRow = typeof previousBalances.$inferSelect;
@@ -59,23 +60,8 @@ export async function requireSessionByYear(db: Db, { schoolId, year }: { schoolI
   return row;
 }
 
-export async function findSessionById(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<SessionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(academicSessions)
-    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, id)))
-    .limit(1);
-  return row;
-}
-
-export async function findActiveSession(db: Db, { schoolId }: { schoolId: string }): Promise<SessionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(academicSessions)
-    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.isActive, true)))
-    .limit(1);
-  return row;
-}
+// one place for session lookups: the sessions area owns them
+export { findActiveSession, findSession as findSessionById } from '../sessions/queries';
 
 export interface Placement {
   className: string;
