@@ -268,6 +268,8 @@ export async function insertSessionFees(
       where school_id = ${schoolId}::uuid and academic_year = ${session.name} group by prefix
       on conflict (school_id, prefix, academic_year) do update set last_number = excluded.last_number`);
   });
+  // millions of new rows: let the planner see them before anything reads them (a rollover next)
+  await db.execute(sql`analyze students, student_enrollments, receipts, receipt_lines`);
 }
 
 /** A year of expenses: salaries, utilities, supplies and the rest, month by month, scaled to the school. */

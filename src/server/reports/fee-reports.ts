@@ -6,7 +6,7 @@ import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
 import { positionsCte, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
-import { classRank } from './sql';
+import { classRank, isLive } from './sql';
 
 /**
  * The fee reports of the Reports tab, each from the ledger in a few set-based statements: the
@@ -16,6 +16,12 @@ import { classRank } from './sql';
 
 type Row = Record<string, unknown>;
 const keysArray = (keys: string[]) => `{${keys.join(',')}}`;
+
+/** `2026-04` plus 7 months is `2026-11`. */
+function addMonths(key: string, k: number): string {
+  const index = Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1 + k;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
 
 /** Monthly Report: the month's tuition and bus fees by class, what came in during the month, and its expenses. */
 export async function monthlyReport(ctx: ReportContext, { month }: { month: string }): Promise<ReportDocument> {
@@ -28,8 +34,8 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
           with ${sessionPositionsCte(schoolId, session.id, month)},
           rec as (
             select l.student_id, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b, sum(l.amount_paise) as amount
-            from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.period = ${month} and l.head in ('tuition', 'bus')
+            from receipt_lines l
+            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.period = ${month} and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
             group by l.student_id
           )
           select p.class_name, count(*)::int as students,
@@ -46,8 +52,8 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
   const [heads, spent] = await Promise.all([
     db.execute(sql`
       select l.head, sum(l.amount_paise)::text as amount
-      from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date
+      from receipt_lines l
+      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date and ${isLive(schoolId)}
       group by l.head`),
     db.execute(sql`
       select category, sum(amount_paise)::text as amount from expenses
@@ -113,8 +119,8 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       months as (select unnest(${keysArray(keys)}::text[]) as key),
       rec as (
         select l.student_id, l.period, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b, sum(l.amount_paise) as amount
-        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-        where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus')
+        from receipt_lines l
+        where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
         group by l.student_id, l.period
       )
       select m.key,
@@ -270,8 +276,8 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
       select
         (select coalesce(sum(amount_paise), 0) from expenses where school_id = ${schoolId} and deleted_at is null
            and expense_date between ${session.startDate}::date and ${session.endDate}::date)::text as expenses,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-           where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date)::text as income,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
+           where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isLive(schoolId)})::text as income,
         (select coalesce(sum(monthly_outstanding_paise + yearly_outstanding_paise), 0) from student_previous_balances
            where school_id = ${schoolId} and session_id = ${session.id}::uuid)::text as carried_out,
         (select count(*) from student_previous_balances where school_id = ${schoolId} and session_id = ${session.id}::uuid)::int as carried_students`),
@@ -326,31 +332,31 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
   const rows = rowsOf<Row>(
     await db.execute(sql`
       with ${positionsCte(schoolId, asOf)},
-      rec as (
-        select l.student_id, l.period, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b
-        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-        join pos p on p.id = l.student_id and p.session_id = l.session_id
-        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and p.owed > 0
-        group by l.student_id, l.period
-      )
-      select p.id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number,
-             p.monthly_owed::text as monthly_owed, p.yearly_owed::text as yearly_owed, p.carried_owed::text as carried_owed, p.owed::text as owed,
-             (select array_agg(k.key order by k.key)
-                from (select to_char(d, 'YYYY-MM') as key
-                      from generate_series(to_date(p.first_key, 'YYYY-MM'), to_date(p.due_key, 'YYYY-MM'), interval '1 month') d) k
-                left join rec on rec.student_id = p.id and rec.period = k.key
-                where not p.closed and p.first_key <= p.due_key
-                  and ((p.tuition > 0 and not coalesce(rec.t, false)) or (p.bus > 0 and not coalesce(rec.b, false)))) as months
-      from pos p
-      where p.owed > 0 ${className ? sql`and lower(p.class_name) = lower(${className})` : sql``}
+      owing as (select * from pos where owed > 0 ${className ? sql`and lower(class_name) = lower(${className})` : sql``})
+      select p.id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key,
+             p.due_months, p.tuition::text as tuition, p.bus::text as bus, p.t_mask::text as t_mask, p.b_mask::text as b_mask,
+             p.monthly_owed::text as monthly_owed, p.yearly_owed::text as yearly_owed, p.carried_owed::text as carried_owed, p.owed::text as owed
+      from owing p
       order by ${sort === 'amount' ? sql`p.owed desc, ` : sql``}${classRank(sql`p.class_name`)}, p.section, p.roll_number, p.name`),
   );
   const sum = (key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
-  const monthsText = (v: unknown) => {
-    const list = Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? v.replace(/[{}]/g, '').split(',').filter(Boolean) : [];
-    return list.map((k) => monthKeyLabel(k).replace(/^(\w{3})\w*/, '$1')).join(', ');
+  // the due months with a head expected and nothing recorded, from the recorded-month bits
+  const missing = (r: Row): string[] => {
+    if (r.closed === true || !r.first_key) return [];
+    const t = BigInt(String(r.t_mask));
+    const b = BigInt(String(r.b_mask));
+    const tuition = num(r.tuition) > 0;
+    const bus = num(r.bus) > 0;
+    const out: string[] = [];
+    for (let k = 0; k < num(r.due_months); k++) {
+      const bit = 1n << BigInt(k);
+      if ((tuition && (t & bit) === 0n) || (bus && (b & bit) === 0n)) out.push(addMonths(String(r.first_key), k));
+    }
+    return out;
   };
-  const monthsCount = (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? v.replace(/[{}]/g, '').split(',').filter(Boolean).length : 0);
+  const dueLists = new Map(rows.map((r) => [String(r.id), missing(r)]));
+  const monthsText = (r: Row) => (dueLists.get(String(r.id)) ?? []).map((k) => monthKeyLabel(k).replace(/^(\w{3})\w*/, '$1')).join(', ');
+  const monthsCount = (r: Row) => (dueLists.get(String(r.id)) ?? []).length;
   return {
     kind: 'pending-fees',
     title: REPORT_TITLES['pending-fees'],
@@ -386,8 +392,8 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           rollNumber: num(r.roll_number),
           name: String(r.name),
           phone: String(r.parent_phone || r.mobile_number || ''),
-          monthsDue: monthsText(r.months),
-          monthsCount: monthsCount(r.months),
+          monthsDue: monthsText(r),
+          monthsCount: monthsCount(r),
           monthly: money(r.monthly_owed),
           yearly: money(r.yearly_owed),
           previous: money(r.carried_owed),
@@ -400,7 +406,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           name: `${rows.length} students`,
           phone: '',
           monthsDue: '',
-          monthsCount: rows.reduce((s, r) => s + monthsCount(r.months), 0),
+          monthsCount: rows.reduce((s, r) => s + monthsCount(r), 0),
           monthly: money(sum('monthly_owed')),
           yearly: money(sum('yearly_owed')),
           previous: money(sum('carried_owed')),

@@ -11,7 +11,7 @@ import type { Db } from '../db/client';
 import { badRequest } from '../lib/errors';
 import { schools } from '../db/schema';
 import { financialCsv, financialXlsx } from './exports';
-import { expenseRows, financialSummary, monthlyFeeRows, yearlyFeeRows } from './financial';
+import { expenseRows, financialSummary, firstMonthlyFeeRows, yearlyFeeRows } from './financial';
 
 const money = z.string().describe('rupees, "1500.00"');
 const tags = ['reports'];
@@ -23,7 +23,7 @@ const rangeQuery = z.object({
   toDate: z.string().max(40).optional().describe('YYYY-MM-DD, inclusive'),
 });
 const reportQuery = rangeQuery.extend({
-  limit: z.coerce.number().int().min(0).max(50_000).optional().describe(`rows per table in the answer (default ${DEFAULT_ROW_LIMIT}); totals always cover every row`),
+  limit: z.coerce.number().int().min(1).max(50_000).optional().describe(`rows per table in the answer (default ${DEFAULT_ROW_LIMIT}); totals always cover every row`),
 });
 
 export const financialReportDto = z.object({
@@ -75,7 +75,9 @@ export const financialReportDto = z.object({
     yearlyFees: z.object({ admissionFee: money, examFee: money, booksFee: money, uniformFee: money, miscFee: money, otherFee: money, total: money }),
     expenses: money,
   }),
-  counts: z.object({ monthlyFees: z.number().int(), yearlyFees: z.number().int(), expenses: z.number().int() }),
+  counts: z
+    .object({ monthlyFees: z.number().int().nullable(), yearlyFees: z.number().int(), expenses: z.number().int() })
+    .describe('rows in each table for the whole period; monthlyFees is null when that table was cut to `limit` (a very large period)'),
   truncated: z.boolean().describe('true when a table has more rows than `limit`: download Excel or CSV for all of them'),
 });
 export type FinancialReportDto = z.infer<typeof financialReportDto>;
@@ -96,10 +98,10 @@ export async function schoolNameOf(db: Db, schoolId: string): Promise<string> {
 
 export async function financialReport(db: Db, { schoolId, range, limit, now }: { schoolId: string; range: DateRange; limit: number; now: Date }): Promise<FinancialReportDto> {
   const period = { schoolId, from: range.fromDate, to: range.toDate };
-  const [schoolName, summary, monthly, yearly, spent] = await Promise.all([
+  const [schoolName, summary, { rows: monthly, total: monthlyTotal }, yearly, spent] = await Promise.all([
     schoolNameOf(db, schoolId),
     financialSummary(db, period),
-    monthlyFeeRows(db, { ...period, limit }),
+    firstMonthlyFeeRows(db, { ...period, limit }),
     yearlyFeeRows(db, { ...period, limit }),
     expenseRows(db, { ...period, limit }),
   ]);
@@ -159,8 +161,8 @@ export async function financialReport(db: Db, { schoolId, range, limit, now }: {
       },
       expenses: r(summary.expenses),
     },
-    counts: { monthlyFees: summary.counts.monthly, yearlyFees: summary.counts.yearly, expenses: summary.counts.expenses },
-    truncated: summary.counts.monthly > limit || summary.counts.yearly > limit || summary.counts.expenses > limit,
+    counts: { monthlyFees: monthlyTotal, yearlyFees: yearly.total ?? 0, expenses: summary.expenseCount },
+    truncated: monthlyTotal === null || (yearly.total ?? 0) > limit || summary.expenseCount > limit,
   };
 }
 

@@ -4,13 +4,14 @@ import { paise, type Paise } from '../../domain/money';
 import { monthBounds } from '../../domain/reports';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { classRank, liveLines } from './sql';
+import { classRank, isLive } from './sql';
 
 /**
  * The Financial report (operations §2 dialog, §3, §7): money received in a period, by payment
  * date, from live receipt lines (ruling 2), and the expenses of the period.
  *
- * - monthly fee collections: tuition and bus lines, one row per student and month paid for;
+ * - monthly fee collections: tuition and bus lines, one row per student and month paid for, named
+ *   as the student sat in that session (their enrollment);
  * - yearly fee collections: the five yearly heads (misc shown as Misc, ruling 19) plus "other"
  *   (Record Fee Payment's extra heads and payments towards carried balances), one row per student
  *   and session;
@@ -68,24 +69,18 @@ const p = (v: unknown) => paise(n(v));
 export interface FinancialTotals extends FinancialSummary {
   /** received per ledger head in the period */
   byHead: Map<string, Paise>;
-  counts: { monthly: number; yearly: number; expenses: number };
+  expenseCount: number;
 }
 
 export async function financialSummary(db: Db, { schoolId, from, to }: Period): Promise<FinancialTotals> {
   const [heads, counts] = await Promise.all([
     db.execute(sql`
       select l.head, sum(l.amount_paise)::text as amount
-      from ${liveLines(schoolId)}
-      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and ${to}::date
+      from receipt_lines l
+      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
       group by l.head`),
     db.execute(sql`
       select
-        (select count(*) from (select 1 from ${liveLines(schoolId)}
-           where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date
-           group by l.student_id, l.session_id, l.period, r.student_name, r.class_name, r.section, r.roll_number) m)::int as monthly_rows,
-        (select count(*) from (select 1 from ${liveLines(schoolId)}
-           where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date
-           group by l.student_id, l.session_id, r.student_name, r.class_name, r.section, r.roll_number) y)::int as yearly_rows,
         (select coalesce(sum(amount_paise), 0)::text from expenses
            where school_id = ${schoolId} and deleted_at is null and expense_date between ${from}::date and ${to}::date) as expenses,
         (select count(*)::int from expenses
@@ -104,25 +99,62 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
     yearlyIncome: paise(yearly),
     expenses: p(row?.expenses),
     byHead,
-    counts: { monthly: n(row?.monthly_rows), yearly: n(row?.yearly_rows), expenses: n(row?.expense_rows) },
+    expenseCount: n(row?.expense_rows),
   };
 }
 
+/** Tuition and bus received in the period, one group per student, session and month paid for. */
+const monthlyGroups = ({ schoolId, from, to }: Period) => sql`
+  select l.student_id, l.session_id, l.period,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
+         max(l.paid_on) as paid_on
+  from receipt_lines l
+  where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
+  group by l.student_id, l.session_id, l.period`;
+
+/** Everything else received in the period, one group per student and session. */
+const yearlyGroups = ({ schoolId, from, to }: Period) => sql`
+  select l.student_id, l.session_id,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as admission,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as exam,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as books,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as uniform,
+         coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as misc,
+         coalesce(sum(l.amount_paise) filter (where l.head not in ('admission', 'exam', 'books', 'uniform', 'misc')), 0) as other,
+         max(l.paid_on) as paid_on
+  from receipt_lines l
+  where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
+  group by l.student_id, l.session_id`;
+
+/**
+ * The groups to show when the table is cut to `limit` rows: those paid on or before the date of the
+ * limit-th group (ties included). Only they are joined to the students and sorted fully, so a year
+ * of a 60,000-student school costs one grouping, not a join and a sort of every group.
+ */
+const firstGroups = (limit: number | undefined) =>
+  limit === undefined
+    ? sql`g`
+    : sql`(select * from g where g.paid_on <= coalesce((select paid_on from g order by paid_on offset ${Math.max(0, limit - 1)} limit 1), 'infinity'::date)) g`;
+
+/** The student as they sat in the session the money belongs to (their enrollment), else as they are now. */
+const placement = (schoolId: string) => sql`
+  join students s on s.id = g.student_id
+  left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = g.student_id and e.session_id = g.session_id`;
+
 /** Monthly fee rows, by payment date, then class order, section and roll number. */
-export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<MonthlyFeeRow[]> {
+export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<MonthlyFeeRow[] & { total?: number }> {
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
-      select r.student_name, r.class_name, r.section, r.roll_number, l.period,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0)::text as tuition,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0)::text as bus,
-             max(l.paid_on)::text as paid_on
-      from ${liveLines(schoolId)}
-      where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date
-      group by l.student_id, l.session_id, l.period, r.student_name, r.class_name, r.section, r.roll_number
-      order by max(l.paid_on), ${classRank(sql`r.class_name`)}, r.section, r.roll_number, r.student_name, l.period
+      with g as materialized (${monthlyGroups({ schoolId, from, to })})
+      select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+             coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on,
+             (select count(*) from g)::int as total
+      from ${firstGroups(limit)} ${placement(schoolId)}
+      order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
-  return rows.map((r) => ({
+  const out: MonthlyFeeRow[] & { total?: number } = rows.map((r) => ({
     studentName: String(r.student_name),
     className: String(r.class_name),
     section: String(r.section),
@@ -132,28 +164,89 @@ export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Peri
     bus: p(r.bus),
     paidOn: String(r.paid_on),
   }));
+  out.total = rows.length > 0 ? n(rows[0]!.total) : 0;
+  return out;
+}
+
+/**
+ * The first `limit` monthly fee rows of the period (by payment date, class, section, roll) without
+ * grouping the whole period: a year of a 60,000-student school has some 700,000 rows. Lines are
+ * read in payment-date order up to a cut-off date D (the date of line number k × limit, doubling k
+ * until enough rows are complete); a row is complete when none of its lines is paid after D. Answers
+ * every row and its exact count when the period fits, else the first rows and `total: null`.
+ */
+export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: number }): Promise<{ rows: MonthlyFeeRow[]; total: number | null }> {
+  const { schoolId, from, to, limit } = period;
+  for (let k = 2; ; k *= 2) {
+    const [cut] = rowsOf<{ paid_on: string }>(
+      await db.execute(sql`
+        select l.paid_on::text as paid_on from receipt_lines l
+        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date
+        order by l.paid_on offset ${k * limit} limit 1`),
+    );
+    if (!cut) {
+      const rows = await monthlyFeeRows(db, { schoolId, from, to, limit });
+      return { rows, total: rows.total! <= limit ? rows.total! : null };
+    }
+    const until = cut.paid_on;
+    const rows = rowsOf<Record<string, unknown>>(
+      await db.execute(sql`
+        with g as materialized (
+          select l.student_id, l.session_id, l.period,
+                 coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
+                 coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
+                 max(l.paid_on) as paid_on
+          from receipt_lines l
+          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${until}::date and ${isLive(schoolId)}
+          group by l.student_id, l.session_id, l.period
+        ),
+        complete as (
+          select g.* from g
+          where not exists (
+            select 1 from receipt_lines x
+            where x.school_id = ${schoolId} and x.session_id = g.session_id and x.student_id = g.student_id and x.period = g.period
+              and x.head in ('tuition', 'bus') and x.paid_on > ${until}::date and x.paid_on <= ${to}::date and ${isLive(schoolId, 'x')})
+        )
+        select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+               coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
+        from complete g ${placement(schoolId)}
+        order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
+        limit ${limit}`),
+    );
+    if (rows.length >= limit || until >= to) {
+      return {
+        total: null,
+        rows: rows.map((r) => ({
+          studentName: String(r.student_name),
+          className: String(r.class_name),
+          section: String(r.section),
+          rollNumber: n(r.roll_number),
+          period: String(r.period),
+          tuition: p(r.tuition),
+          bus: p(r.bus),
+          paidOn: String(r.paid_on),
+        })),
+      };
+    }
+  }
 }
 
 /** Yearly and other fee rows: one per student and session, by payment date, class, section and roll. */
-export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<YearlyFeeRow[]> {
+export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<YearlyFeeRow[] & { total?: number }> {
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
-      select r.student_name, r.class_name, r.section, r.roll_number, s.name as academic_year,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0)::text as admission,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0)::text as exam,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0)::text as books,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0)::text as uniform,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0)::text as misc,
-             coalesce(sum(l.amount_paise) filter (where l.head not in ('admission', 'exam', 'books', 'uniform', 'misc')), 0)::text as other,
-             max(l.paid_on)::text as paid_on
-      from ${liveLines(schoolId)}
-      join academic_sessions s on s.id = l.session_id
-      where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date
-      group by l.student_id, l.session_id, s.name, r.student_name, r.class_name, r.section, r.roll_number
-      order by max(l.paid_on), ${classRank(sql`r.class_name`)}, r.section, r.roll_number, r.student_name
+      with g as materialized (${yearlyGroups({ schoolId, from, to })})
+      select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+             coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
+             g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
+             g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on,
+             (select count(*) from g)::int as total
+      from ${firstGroups(limit)} ${placement(schoolId)}
+      join academic_sessions ses on ses.id = g.session_id
+      order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
-  return rows.map((r) => ({
+  const out: YearlyFeeRow[] & { total?: number } = rows.map((r) => ({
     studentName: String(r.student_name),
     className: String(r.class_name),
     section: String(r.section),
@@ -167,6 +260,8 @@ export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Perio
     other: p(r.other),
     paidOn: String(r.paid_on),
   }));
+  out.total = rows.length > 0 ? n(rows[0]!.total) : 0;
+  return out;
 }
 
 export async function expenseRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<ExpenseRow[]> {

@@ -6,6 +6,7 @@ import { sessionMonths } from '../../domain/sessions';
 import { formatLongDateIndia } from './dates';
 import { rowsOf } from '../lib/sql-rows';
 import { money, num, reportSession, type ReportContext } from './report-context';
+import { isLive } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -19,8 +20,8 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
       with months as (select unnest(${`{${keys.join(',')}}`}::text[]) as key),
       income as (
         select to_char(l.paid_on, 'YYYY-MM') as key, sum(l.amount_paise) as amount
-        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-        where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date
+        from receipt_lines l
+        where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isLive(schoolId)}
         group by 1
       ),
       spent as (
@@ -77,15 +78,16 @@ const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque
  */
 export async function dayBookReport(ctx: ReportContext, { date }: { date: string }): Promise<ReportDocument> {
   const { db, schoolId } = ctx;
-  const day = sql`((r.received_at at time zone 'UTC') + interval '330 minutes')::date`;
+  // receipts of an India day: a range on received_at, so the (school, received_at) index serves it
+  const day = sql`r.received_at >= ((${date}::date)::timestamp - interval '330 minutes') at time zone 'UTC' and r.received_at < ((${date}::date + 1)::timestamp - interval '330 minutes') at time zone 'UTC'`;
   const [receiptRows, expenseRows, cancelled] = await Promise.all([
     db.execute(sql`
       select r.receipt_number, r.student_name, r.class_name, r.section, r.roll_number, r.payment_mode,
              coalesce(r.cheque_number, r.upi_reference, r.transaction_reference, '') as reference,
              r.total_paise::text as amount,
-             (select string_agg(distinct l.head, ',') from receipt_lines l where l.receipt_id = r.id) as heads
+             (select string_agg(distinct l.head, ',') from receipt_lines l where l.school_id = r.school_id and l.receipt_id = r.id) as heads
       from receipts r
-      where r.school_id = ${schoolId} and r.status = 'live' and ${day} = ${date}::date
+      where r.school_id = ${schoolId} and r.status = 'live' and ${day}
       order by r.received_at, r.receipt_number`),
     db.execute(sql`
       select description, category, amount_paise::text as amount from expenses
@@ -93,7 +95,7 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
       order by created_at`),
     db.execute(sql`
       select count(*)::int as n, coalesce(sum(total_paise), 0)::text as amount from receipts r
-      where r.school_id = ${schoolId} and r.status = 'cancelled' and ${day} = ${date}::date`),
+      where r.school_id = ${schoolId} and r.status = 'cancelled' and ${day}`),
   ]);
   const receipts = rowsOf<Row>(receiptRows);
   const spent = rowsOf<Row>(expenseRows);

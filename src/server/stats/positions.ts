@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { isLive } from '../reports/sql';
 
 /**
  * Students' positions in a session for a whole school in one statement.
@@ -19,7 +20,8 @@ import { sql, type SQL } from 'drizzle-orm';
  *
  * Both builders end in a CTE `pos`, one row per student, with: id, name, status, parent_phone,
  * mobile_number, class_name, section, roll_number, session_id, session_name, first_key, last_key,
- * due_key, due_months, tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid,
+ * due_key, due_months, tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid, t_mask and
+ * b_mask (bit k set: month k of the session recorded for tuition / bus),
  * received (every live line of the session but previous-balance payments), monthly_owed,
  * yearly_owed, session_owed, carried_owed (every carried balance of the student), owed,
  * expected_now (this month's tuition and bus).
@@ -94,15 +96,24 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
       select l.student_id,
              count(distinct l.period) filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key) as t_due_paid,
              count(distinct l.period) filter (where l.head = 'bus' and l.period >= p.first_key and l.period <= p.due_key) as b_due_paid,
+             -- which due months are recorded, bit k for the session's month k (the defaulters' "months due")
+             coalesce(bit_or(1::bigint << (${monthIndex(sql`l.period`)} - ${monthIndex(sql`p.first_key`)}))
+               filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key
+                         and ${monthIndex(sql`l.period`)} - ${monthIndex(sql`p.first_key`)} < 63), 0) as t_mask,
+             coalesce(bit_or(1::bigint << (${monthIndex(sql`l.period`)} - ${monthIndex(sql`p.first_key`)}))
+               filter (where l.head = 'bus' and l.period >= p.first_key and l.period <= p.due_key
+                         and ${monthIndex(sql`l.period`)} - ${monthIndex(sql`p.first_key`)} < 63), 0) as b_mask,
              coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as p_admission,
              coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as p_exam,
              coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as p_books,
              coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as p_uniform,
              coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as p_misc,
              coalesce(sum(l.amount_paise), 0) as received
-      from placed p
-      join receipt_lines l on l.school_id = ${schoolId} and l.student_id = p.id and l.session_id = p.session_id and l.head <> 'previous_balance'
-      join receipts r on r.id = l.receipt_id and r.status = 'live'
+      from receipt_lines l
+      join placed p on p.id = l.student_id and p.session_id = l.session_id
+      -- the sessions named as constants, so the (school, session, student) index reads only them
+      where l.school_id = ${schoolId} and l.session_id = any(array(select distinct session_id from placed where session_id is not null))
+        and l.head <> 'previous_balance' and ${isLive(schoolId)}
       group by l.student_id
     ),
     carried as (
@@ -111,8 +122,8 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
       from student_previous_balances pb
       left join (
         select l.student_id, l.session_id, sum(l.amount_paise) as paid
-        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-        where l.school_id = ${schoolId} and l.head = 'previous_balance'
+        from receipt_lines l
+        where l.school_id = ${schoolId} and l.head = 'previous_balance' and ${isLive(schoolId)}
         group by l.student_id, l.session_id
       ) pp on pp.student_id = pb.student_id and pp.session_id = pb.session_id
       where pb.school_id = ${schoolId}
@@ -134,6 +145,8 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
              else 0 end as yearly_due,
              coalesce(pd.t_due_paid, 0) as t_due_paid,
              coalesce(pd.b_due_paid, 0) as b_due_paid,
+             coalesce(pd.t_mask, 0) as t_mask,
+             coalesce(pd.b_mask, 0) as b_mask,
              coalesce(pd.received, 0) as received,
              coalesce(c.remaining, 0) as carried_owed
       from placed p

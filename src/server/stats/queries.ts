@@ -6,6 +6,7 @@ import { monthBounds, previousMonthKey } from '../../domain/reports';
 import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
+import { isLive } from '../reports/sql';
 import { positionsCte } from './positions';
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
@@ -72,12 +73,12 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
     db.execute(sql`
       select
         (select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live')::text as total_revenue,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-          where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid)::text as bus_revenue,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${currentMonth})::text as month_collected,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-          where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date)::text as month_income`),
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
+          where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid and ${isLive(schoolId)})::text as bus_revenue,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
+          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${currentMonth} and ${isLive(schoolId)})::text as month_collected,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
+          where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date and ${isLive(schoolId)})::text as month_income`),
     paidForMonth(db, { schoolId, monthKey: lastMonth }),
     db.execute(sql`
       select category, sum(amount_paise)::text as total from expenses
@@ -139,9 +140,9 @@ export async function paidForMonth(db: Db, { schoolId, monthKey }: { schoolId: s
       ),
       rec as (
         select l.student_id, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b
-        from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+        from receipt_lines l
         join ms on ms.id = l.session_id
-        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${monthKey}
+        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${monthKey} and ${isLive(schoolId)}
         group by l.student_id
       )
       select count(*)::int as paid
@@ -173,8 +174,8 @@ export async function chartData(db: Db, { schoolId, today }: { schoolId: string;
           ),
           collected as (
             select l.period, sum(l.amount_paise) as amount
-            from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
-            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus')
+            from receipt_lines l
+            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
             group by l.period
           )
           select k.key, (select per_month from expected)::text as expected, coalesce(c.amount, 0)::text as collected

@@ -8,7 +8,7 @@ import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { chartData, schoolStats, type ChartData, type SchoolStats } from './queries';
-import { currentEpoch, FigureCache, schoolVersion } from './versions';
+import { dataVersionKey, FigureCache } from './versions';
 
 const money = z.string().describe('rupees, "1500.00"');
 const tags = ['stats'];
@@ -81,11 +81,15 @@ type ChartsDto = z.infer<typeof chartsDto>;
 export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
-  // Whole-school figures are computed once per change of the school's data (docs/decisions/0007).
-  const statsCache = new FigureCache<SchoolStatsDto>();
-  const chartsCache = new FigureCache<ChartsDto>();
+  // Whole-school figures are computed once per change of the school's data (docs/decisions/0011-report-queries.md).
+  // The answer is kept serialised too: a cached answer costs a lookup, not a validation and a stringify.
+  const statsCache = new FigureCache<{ dto: SchoolStatsDto; json: string }>();
+  const chartsCache = new FigureCache<{ dto: ChartsDto; json: string }>();
+  const withJson = <T>(dto: T) => ({ dto, json: JSON.stringify(dto) });
 
-  const cacheKey = async (schoolId: string, today: string) => `${await schoolVersion(db, schoolId)}|${today}|${currentEpoch()}`;
+  const cacheKey = async (schoolId: string, today: string) => `${await dataVersionKey(db, schoolId, Date.now())}|${today}`;
+  const stats = async (schoolId: string, today: string, now: Date) =>
+    statsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => withJson(toStatsDto(await schoolStats(db, { schoolId, today }), now)));
 
   app.get(
     '/api/stats/school',
@@ -101,11 +105,11 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: schoolStatsDto, 401: errorDto, 403: errorDto },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
-      const today = indiaDate(now);
-      return statsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => toStatsDto(await schoolStats(db, { schoolId, today }), now));
+      const { json } = await stats(schoolId, indiaDate(now), now);
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 
@@ -121,17 +125,15 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: chartsDto, 401: errorDto, 403: errorDto },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
       const today = indiaDate(now);
-      return chartsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => {
-        const [charts, stats] = await Promise.all([
-          chartData(db, { schoolId, today }),
-          statsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => toStatsDto(await schoolStats(db, { schoolId, today }), now)),
-        ]);
-        return toChartsDto(charts, stats);
+      const { json } = await chartsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => {
+        const [charts, figures] = await Promise.all([chartData(db, { schoolId, today }), stats(schoolId, today, now)]);
+        return withJson(toChartsDto(charts, figures.dto));
       });
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 }

@@ -6,7 +6,7 @@ import { rowsOf } from '../lib/sql-rows';
 
 /**
  * When a school's data last changed, so whole-school figures (stats, charts) can be computed once
- * and served again until something changes (docs/decisions/0007-report-queries.md).
+ * and served again until something changes (docs/decisions/0011-report-queries.md).
  *
  * Every successful write a school makes through the API raises its counter before the answer is
  * sent (so the next read already sees it): one single-row update after the write's own transaction
@@ -19,7 +19,14 @@ import { rowsOf } from '../lib/sql-rows';
 let epoch = 0;
 export const currentEpoch = () => epoch;
 
+/** This process's own count of changes per school: its writes invalidate its cache at once. */
+const localVersions = new Map<string, number>();
+/** The shared counter as last read, so a busy school costs one small query a second, not one per request. */
+const sharedVersions = new Map<string, { version: number; readAt: number }>();
+const SHARED_CHECK_MS = 1000;
+
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
+  localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
   await db
     .insert(schoolDataVersions)
     .values({ schoolId, version: 1 })
@@ -41,6 +48,7 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
     epoch += 1;
     return;
   }
+  localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
   try {
     await markSchoolChanged(app.deps.db, schoolId);
   } catch (error) {
@@ -48,6 +56,20 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
     request.log.warn({ err: error }, 'could not mark school data changed');
     epoch += 1;
   }
+}
+
+/**
+ * A key that changes whenever the school's data may have changed: at once for writes made through
+ * this process, within a second for writes made by another process on the same database.
+ */
+export async function dataVersionKey(db: Db, schoolId: string, nowMs: number): Promise<string> {
+  let shared = sharedVersions.get(schoolId);
+  if (!shared || nowMs - shared.readAt >= SHARED_CHECK_MS) {
+    shared = { version: await schoolVersion(db, schoolId), readAt: nowMs };
+    sharedVersions.set(schoolId, shared);
+    if (sharedVersions.size > 5000) sharedVersions.delete(sharedVersions.keys().next().value!);
+  }
+  return `${localVersions.get(schoolId) ?? 0}.${shared.version}.${epoch}`;
 }
 
 /** Requests whose change was already marked before their answer went out (and not streamed). */
@@ -70,24 +92,58 @@ export function registerDataVersions(app: FastifyInstance): void {
 }
 
 /**
- * A small per-process cache of computed figures, keyed by school and a validity key (data
- * version, India date, epoch). Concurrent requests for the same missing entry share one computation.
+ * A small per-process cache of computed figures, keyed by school and a validity key (data version,
+ * India date). Concurrent requests for the same missing entry share one computation.
+ *
+ * Figures that take long to compute (a school of tens of thousands of students: seconds) are not
+ * made to wait for after every save: while the new figures are computed, the previous ones (at most
+ * `maxAgeMs` old) are served, so the cards trail a save by the computation time there. Figures
+ * that compute quickly are always recomputed first, so they agree with the ledger at once.
  */
 export class FigureCache<T> {
-  private entries = new Map<string, { key: string; at: number; value: Promise<T> }>();
+  private entries = new Map<string, { key: string; at: number; value: Promise<T>; tookMs: number; settled: boolean }>();
+  private refreshing = new Map<string, Promise<T>>();
   constructor(
     private readonly maxAgeMs = 60_000,
     private readonly maxEntries = 500,
+    private readonly slowMs = 1_000,
   ) {}
 
   get(schoolId: string, key: string, now: number, compute: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(schoolId);
-    if (hit && hit.key === key && now - hit.at < this.maxAgeMs) return hit.value;
+    const fresh = hit !== undefined && now - hit.at < this.maxAgeMs;
+    if (hit && fresh && hit.key === key) return hit.value;
+    if (hit && fresh && hit.settled && hit.tookMs >= this.slowMs) {
+      if (!this.refreshing.has(schoolId)) {
+        const next = this.start(schoolId, key, now, compute);
+        this.refreshing.set(schoolId, next);
+        void next.then(
+          () => this.refreshing.delete(schoolId),
+          () => this.refreshing.delete(schoolId),
+        );
+      }
+      return hit.value;
+    }
+    return this.start(schoolId, key, now, compute);
+  }
+
+  private start(schoolId: string, key: string, now: number, compute: () => Promise<T>): Promise<T> {
+    const began = performance.now();
     const value = compute();
-    this.entries.set(schoolId, { key, at: now, value });
-    value.catch(() => {
-      if (this.entries.get(schoolId)?.value === value) this.entries.delete(schoolId);
-    });
+    const entry = { key, at: now, value, tookMs: 0, settled: false };
+    const previous = this.entries.get(schoolId);
+    // a slow school keeps serving its previous figures until these are ready
+    if (!previous || !previous.settled || previous.tookMs < this.slowMs || previous.key === key) this.entries.set(schoolId, entry);
+    value.then(
+      () => {
+        entry.tookMs = performance.now() - began;
+        entry.settled = true;
+        this.entries.set(schoolId, entry);
+      },
+      () => {
+        if (this.entries.get(schoolId) === entry) this.entries.delete(schoolId);
+      },
+    );
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);

@@ -38,7 +38,7 @@ export const expenses = pgTable(
 
 /**
  * A counter per school, raised after every successful write a school makes (see
- * docs/decisions/0007-report-queries.md): cached school stats are valid while it stays the same.
+ * docs/decisions/0011-report-queries.md): cached school stats are valid while it stays the same.
  */
 export const schoolDataVersions = pgTable('school_data_versions', {
   schoolId: uuid('school_id').primaryKey().references(() => schools.id),

@@ -18,7 +18,8 @@ export interface FinancialReport {
     yearlyFees: { admissionFee: string; examFee: string; booksFee: string; uniformFee: string; miscFee: string; otherFee: string; total: string };
     expenses: string;
   };
-  counts: { monthlyFees: number; yearlyFees: number; expenses: number };
+  /** monthlyFees is null when that table was cut (a very large period) */
+  counts: { monthlyFees: number | null; yearlyFees: number; expenses: number };
   truncated: boolean;
 }
 

@@ -93,7 +93,7 @@ export function FinancialReportDialog({ open, onOpenChange }: { open: boolean; o
               />
             </dl>
             <p className="text-xs text-muted-foreground">
-              {report.counts.monthlyFees} monthly fee rows, {report.counts.yearlyFees} yearly fee rows and {report.counts.expenses} expenses.
+              {report.counts.monthlyFees ?? `More than ${report.monthlyFees.length}`} monthly fee rows, {report.counts.yearlyFees} yearly fee rows and {report.counts.expenses} expenses.
             </p>
             <div className="flex flex-wrap gap-2">
               <Button onClick={print}>

@@ -157,7 +157,10 @@ function FinancialPrint({ fromDate, toDate, autoPrint }: { fromDate: string; toD
   }
   const r: FinancialReport = report.data;
   const net = r.summary.netProfit;
-  const cut = (count: number, shown: number) => (count > shown ? `Showing the first ${shown} of ${count} rows; download Excel or CSV for all of them. The total row covers every row.` : undefined);
+  const cut = (count: number | null, shown: number) =>
+    count === null || count > shown
+      ? `Showing the first ${shown} of ${count ?? 'more'} rows; download Excel or CSV for all of them. The total row covers every row.`
+      : undefined;
   return (
     <main className={page}>
       <Toolbar
