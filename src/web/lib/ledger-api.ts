@@ -1,7 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { FeePaymentInput } from '@/domain/ledger';
-import { getToken } from './auth-storage';
-import { api, ApiError } from './request';
+import { api } from './request';
 
 /**
  * The fee ledger as the browser sees it (issue 4): receipts, carried balances and what a student
@@ -150,31 +149,7 @@ export const receiptPdfPath = (id: string, issuedBy?: string) =>
 /** The printable receipt page of the app, opened in its own window. */
 export const receiptPrintHref = (id: string, issuedBy: string) => `/school/receipts/${id}/print?issuedBy=${encodeURIComponent(issuedBy)}`;
 
-/** Fetches a file with the bearer token and hands it to the browser as a download. */
-export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const token = getToken();
-  const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    let message = `Download failed (${res.status})`;
-    try {
-      const body = (await res.json()) as { error?: string };
-      if (body.error) message = body.error;
-    } catch {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(res.status, message);
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { downloadFile } from './download';
 
 const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank Transfer', online: 'Online' };
 

@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ReportDocument, ReportKind } from '@/domain/report-document';
-import { getToken } from '@/web/lib/auth-storage';
-import { api, ApiError } from '@/web/lib/request';
+import { api } from '@/web/lib/request';
 
 /** The Financial report as the API answers it (GET /api/reports/financial). Amounts are rupee strings. */
 export interface FinancialReport {
@@ -47,34 +46,7 @@ export const reportQuery = (kind: ReportKind, params: Record<string, string | un
 
 export const chartsQuery = () => queryOptions({ queryKey: ['/api/stats/charts'], queryFn: () => api.get<ChartData>('/api/stats/charts'), staleTime: 0 });
 
-/**
- * Saves a file the API makes (Excel, CSV): fetched with the bearer token, then handed to the
- * browser as a download under the name the server gives it.
- */
-export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const token = getToken();
-  const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    let message = `${res.status}: ${res.statusText}`;
-    try {
-      const body = (await res.json()) as { error?: string };
-      if (body.error) message = body.error;
-    } catch {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(res.status, message);
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { downloadFile } from '@/web/lib/download';
 
 /** Where a printable report opens (a page of its own, in a new window). */
 export const printUrl = (params: Record<string, string | undefined>) => `/school/reports/print${query(params)}`;

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { BulkResultsInput, MarkField } from '@/domain/results';
-import { getToken } from '@/web/lib/auth-storage';
 import { api, ApiError } from '@/web/lib/request';
 
 /** The results feature's server calls (operations §7 /api/results*), their types and query options. */
@@ -137,31 +136,7 @@ export const resultsApi = {
   removeSubject: (id: string) => api.delete<{ message: string }>(`/api/results/subjects/${id}`),
 };
 
-/** Fetches a PDF with the bearer token and hands it to the browser as a download. */
-export async function downloadPdf(path: string, fallbackName: string): Promise<void> {
-  const token = getToken();
-  const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) {
-    let message = `Download failed (${res.status})`;
-    try {
-      const body = (await res.json()) as { error?: string };
-      if (body.error) message = body.error;
-    } catch {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(res.status, message);
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+export { downloadFile as downloadPdf } from '@/web/lib/download';
 
 export const marksheetPdfPath = (s: Selection, rollNumber: number) => `/api/results/marksheet.pdf?${params(s, { rollNumber })}`;
 export const classPdfPath = (s: Selection) => `/api/results/marksheets.pdf?${params(s)}`;
