@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, expenses } from '../db/schema';
+import { auditLog, expenses, schools } from '../db/schema';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 let ctx: TestContext;
@@ -102,6 +102,22 @@ describe('expenses', () => {
     expect((await b.api.delete(`/api/expenses/${mine.id}`)).statusCode).toBe(404);
     expect((await a.api.get(`/api/expenses/${mine.id}`)).json().description).toBe('A only');
     expect((await b.api.get('/api/expenses/not-a-uuid')).statusCode).toBe(404);
+  });
+
+  it('lets a school whose trial has ended read its expenses but not change them (402)', async () => {
+    const late = await signUpSchool(ctx);
+    const spent = (await late.api.post('/api/expenses', { ...rent, description: 'Before expiry' })).json();
+    await ctx.database.db.update(schools).set({ trialEndsAt: new Date('2026-11-01T00:00:00.000Z') }).where(eq(schools.id, late.schoolId));
+    expect((await late.api.get('/api/expenses')).json()).toHaveLength(1);
+    for (const res of [
+      await late.api.post('/api/expenses', rent),
+      await late.api.put(`/api/expenses/${spent.id}`, rent),
+      await late.api.delete(`/api/expenses/${spent.id}`),
+    ]) {
+      expect(res.statusCode).toBe(402);
+      expect(res.json().requiresPayment).toBe(true);
+    }
+    expect((await late.api.get(`/api/expenses/${spent.id}`)).json().description).toBe('Before expiry');
   });
 
   it('needs a session', async () => {
