@@ -1,3 +1,4 @@
+import { formatINR, parseRupees } from '../../domain/money';
 import { formatReceiptDate, paymentModeLabel } from './receipt-text';
 import type { ReceiptDto } from './dto';
 import { addPage, cellText, contentBox, drawTable, FONT, mm, pdfText, renderPdf } from '../lib/pdf';
@@ -9,13 +10,10 @@ export interface ReceiptSchool {
   schoolCode: string | null;
 }
 
-/** "Rs. 1,23,456.00": the standard PDF fonts have no rupee sign. */
+/** "Rs. 1,23,456.00": en-IN like the screens, but the standard PDF fonts have no rupee sign. */
 export function pdfRupees(amount: string): string {
-  const negative = amount.startsWith('-');
-  const [whole = '0', fraction = '00'] = amount.replace('-', '').split('.');
-  const last3 = whole.slice(-3);
-  const rest = whole.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}Rs. ${rest ? `${rest},${last3}` : last3}.${fraction}`;
+  const value = parseRupees(amount);
+  return value === null ? amount : formatINR(value).replace('₹', 'Rs. ');
 }
 
 /**
