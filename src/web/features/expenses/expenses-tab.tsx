@@ -94,7 +94,9 @@ export function ExpensesTab() {
                     <TableHead className="hidden sm:table-cell">Category</TableHead>
                     <TableHead className="text-right">Amount</TableHead>
                     <TableHead className="hidden sm:table-cell">Date</TableHead>
-                    <TableHead className="text-right">Actions</TableHead>
+                    <TableHead className="text-right">
+                      <span className="sr-only sm:not-sr-only">Actions</span>
+                    </TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -113,11 +115,11 @@ export function ExpensesTab() {
                       </TableCell>
                       <TableCell className="text-right tabular-nums whitespace-nowrap">{rupees(e.amount)}</TableCell>
                       <TableCell className="hidden whitespace-nowrap sm:table-cell">{formatDate(e.date)}</TableCell>
-                      <TableCell className="text-right whitespace-nowrap">
-                        <Button variant="ghost" size="icon" aria-label={`Edit ${e.description}`} onClick={() => setEditing(e)}>
+                      <TableCell className="px-1 text-right whitespace-nowrap sm:px-3">
+                        <Button variant="ghost" size="icon" className="size-8 sm:size-10" aria-label={`Edit ${e.description}`} onClick={() => setEditing(e)}>
                           <PencilIcon />
                         </Button>
-                        <Button variant="ghost" size="icon" aria-label={`Delete ${e.description}`} onClick={() => setDeleting(e)}>
+                        <Button variant="ghost" size="icon" className="size-8 sm:size-10" aria-label={`Delete ${e.description}`} onClick={() => setDeleting(e)}>
                           <Trash2Icon className="text-destructive" />
                         </Button>
                       </TableCell>

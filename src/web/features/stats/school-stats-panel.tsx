@@ -121,17 +121,18 @@ function cardsOf(s: SchoolStats | undefined): CardSpec[] {
 }
 
 function StatCards({ stats }: { stats: SchoolStats | undefined }) {
+  // two columns even on a phone, so the eight figures fit on one screen; icons from 640 px up
   return (
-    <ul className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+    <ul className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-4">
       {cardsOf(stats).map((c) => (
         <li key={c.label}>
-          <Card className="flex h-full items-start gap-3 p-4">
-            <span className={`flex size-9 shrink-0 items-center justify-center rounded-lg ${c.tone}`}>
+          <Card className="flex h-full items-start gap-3 p-3 sm:p-4">
+            <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${c.tone}`}>
               <c.icon className="size-5" />
             </span>
             <div className="min-w-0">
               <p className="text-xs font-medium text-muted-foreground">{c.label}</p>
-              <p className="truncate text-xl font-semibold tabular-nums" title={c.value}>
+              <p className="truncate text-base font-semibold tabular-nums sm:text-xl" title={c.value}>
                 {c.value}
               </p>
               <p className="text-xs text-muted-foreground">{c.hint}</p>
