@@ -5,7 +5,10 @@ import type { E2E } from './harness';
 let counter = 0;
 
 /** A school registered and confirmed through the API, for journeys that start at sign-in. */
-export async function registerConfirmedSchool(e2e: E2E, overrides: { schoolName?: string; password?: string } = {}) {
+export async function registerConfirmedSchool(
+  e2e: E2E,
+  overrides: { schoolName?: string; password?: string; address?: string; selectedPlan?: 'basic' | 'standard' | 'premium' } = {},
+) {
   counter += 1;
   const email = `admin${counter}-${Date.now().toString(36)}@school.test`;
   const password = overrides.password ?? 'Secret123';
@@ -13,7 +16,14 @@ export async function registerConfirmedSchool(e2e: E2E, overrides: { schoolName?
   const reg = await e2e.app.inject({
     method: 'POST',
     url: '/api/school-registration',
-    payload: { schoolName, email, phone: '9876543210', address: 'Rajbagh, Srinagar', password },
+    payload: {
+      schoolName,
+      email,
+      phone: '9876543210',
+      address: overrides.address ?? 'Rajbagh, Srinagar',
+      password,
+      ...(overrides.selectedPlan ? { selectedPlan: overrides.selectedPlan } : {}),
+    },
   });
   if (reg.statusCode !== 201) throw new Error(`registration failed: ${reg.statusCode} ${reg.body}`);
   const mail = await e2e.smtp.waitFor(email, /Confirm/);
@@ -21,6 +31,15 @@ export async function registerConfirmedSchool(e2e: E2E, overrides: { schoolName?
   const confirm = await e2e.app.inject({ method: 'POST', url: '/api/auth/confirm-email', payload: { token } });
   if (confirm.statusCode !== 200) throw new Error(`confirmation failed: ${confirm.body}`);
   return { email, password, schoolName };
+}
+
+/** A registered, confirmed school signed in through the API: for journeys that start inside the app. */
+export async function signedInSchool(e2e: E2E, overrides: Parameters<typeof registerConfirmedSchool>[1] = {}) {
+  const school = await registerConfirmedSchool(e2e, overrides);
+  const login = await e2e.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: school.email, password: school.password } });
+  expect(login.statusCode).toBe(200);
+  const body = login.json() as { token: string; user: { schoolId: string } };
+  return { ...school, token: body.token, schoolId: body.user.schoolId };
 }
 
 /** Fills the /login form and presses Sign In (the caller checks where it lands). */

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { sessionMonths } from '../src/domain/sessions';
+import { signedInSchool } from './account-helpers';
 import type { E2E } from './harness';
 
 /**
@@ -8,20 +9,7 @@ import type { E2E } from './harness';
  * through the API with its token (what a person would have done on earlier screens).
  */
 export async function feeSchool(e2e: E2E, name: string) {
-  const email = `fees-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@school.test`;
-  const password = 'Secret123';
-  const reg = await e2e.app.inject({
-    method: 'POST',
-    url: '/api/school-registration',
-    payload: { schoolName: name, email, phone: '9876543210', address: 'Boulevard Road, Srinagar', password, selectedPlan: 'standard' },
-  });
-  expect(reg.statusCode).toBe(201);
-  const mail = await e2e.smtp.waitFor(email, /Confirm/);
-  const confirmToken = new URL(mail.links[0]!).searchParams.get('token')!;
-  expect((await e2e.app.inject({ method: 'POST', url: '/api/auth/confirm-email', payload: { token: confirmToken } })).statusCode).toBe(200);
-  const login = await e2e.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  expect(login.statusCode).toBe(200);
-  const token = (login.json() as { token: string }).token;
+  const { token } = await signedInSchool(e2e, { schoolName: name, address: 'Boulevard Road, Srinagar', selectedPlan: 'standard' });
 
   const call = async <T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<T> => {
     const res = await e2e.app.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${token}` } });

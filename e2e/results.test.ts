@@ -3,31 +3,8 @@ import type { Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, enrollStudents } from '../src/server/results/test-fixtures';
+import { signedInSchool } from './account-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
-
-/**
- * Results journeys (issue 6): a teacher types a class's Mathematics marks by keyboard and paste,
- * saves, reloads and sees them; prints the class results; opens a marksheet and downloads the
- * class PDF.
- */
-
-async function signedInSchool(e2e: E2E) {
-  const email = `results-${Date.now().toString(36)}@school.test`;
-  const password = 'Secret123';
-  const reg = await e2e.app.inject({
-    method: 'POST',
-    url: '/api/school-registration',
-    payload: { schoolName: 'Chinar Valley School', email, phone: '9876543210', address: 'Rajbagh, Srinagar', password, selectedPlan: 'standard' },
-  });
-  expect(reg.statusCode).toBe(201);
-  const mail = await e2e.smtp.waitFor(email, /Confirm/);
-  const confirmToken = new URL(mail.links[0]!).searchParams.get('token')!;
-  expect((await e2e.app.inject({ method: 'POST', url: '/api/auth/confirm-email', payload: { token: confirmToken } })).statusCode).toBe(200);
-  const login = await e2e.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  expect(login.statusCode).toBe(200);
-  const body = login.json() as { token: string; user: { schoolId: string } };
-  return { token: body.token, schoolId: body.user.schoolId };
-}
 
 async function openResults(page: Page, token: string, query = '') {
   await page.goto('/favicon.svg');
@@ -46,7 +23,7 @@ describe.skipIf(skipReason())('results', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
-    const school = await signedInSchool(e2e);
+    const school = await signedInSchool(e2e, { schoolName: 'Chinar Valley School', selectedPlan: 'standard' });
     token = school.token;
     const session = await createSession(e2e.database.db, { schoolId: school.schoolId, name: '2026-2027', isActive: true });
     await enrollStudents(e2e.database.db, { schoolId: school.schoolId, session, className: 'Class 5', section: 'A', students: KIDS.map((name) => ({ name, fatherName: `Father of ${name}` })) });

@@ -1,24 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInSchool } from './account-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
-
-/** A school registered, confirmed (through the real mail) and signed in through the API. */
-async function signedInSchool(e2e: E2E) {
-  const email = `students-${Date.now().toString(36)}@school.test`;
-  const password = 'Secret123';
-  const reg = await e2e.app.inject({
-    method: 'POST',
-    url: '/api/school-registration',
-    payload: { schoolName: 'Dal Lake Public School', email, phone: '9876543210', address: 'Boulevard Road, Srinagar', password, selectedPlan: 'standard' },
-  });
-  expect(reg.statusCode).toBe(201);
-  const mail = await e2e.smtp.waitFor(email, /Confirm/);
-  const confirmToken = new URL(mail.links[0]!).searchParams.get('token')!;
-  expect((await e2e.app.inject({ method: 'POST', url: '/api/auth/confirm-email', payload: { token: confirmToken } })).statusCode).toBe(200);
-  const login = await e2e.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  expect(login.statusCode).toBe(200);
-  return { token: (login.json() as { token: string }).token };
-}
 
 async function openDashboard(page: Page, token: string, tab = 'students') {
   await page.goto('/favicon.svg');
@@ -52,7 +35,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
   let token: string;
   beforeAll(async () => {
     e2e = await startE2E();
-    ({ token } = await signedInSchool(e2e));
+    ({ token } = await signedInSchool(e2e, { schoolName: 'Dal Lake Public School', address: 'Boulevard Road, Srinagar', selectedPlan: 'standard' }));
   });
   afterAll(() => e2e?.close());
 
