@@ -51,6 +51,9 @@ export async function openPglite(
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+  // an idle connection the server closes (a restart, a dropped database) is replaced on the next
+  // query; without a listener node-postgres would raise it as an uncaught error and stop the app
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   // bigint columns (counts, sums) come back as strings from node-postgres; amounts are parsed
   // explicitly where read, so the default is kept.
   const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SessionAccount } from '../../domain/fees';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
+import { readTogether } from '../lib/reads';
 import { previousBalances } from '../db/schema';
 import {
   accountOf,
@@ -36,10 +37,11 @@ export async function accountThrough(
   db: Db,
   { schoolId, student, session, className, throughMonth }: { schoolId: string; student: StudentRow; session: SessionRow; className: string; throughMonth: string },
 ): Promise<SessionAccount> {
-  const [structures, lines] = await Promise.all([
-    loadStructures(db, { schoolId }),
-    studentSessionLines(db, { schoolId, studentId: student.id, sessionId: session.id }),
-  ]);
+  const [structures, lines] = await readTogether(
+    db,
+    () => loadStructures(db, { schoolId }),
+    () => studentSessionLines(db, { schoolId, studentId: student.id, sessionId: session.id }),
+  );
   return accountOf({
     session,
     className,
@@ -59,7 +61,11 @@ export async function outstandingOfMany(
   db: Db,
   { schoolId, session, people, throughMonth }: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise'>>; throughMonth: string },
 ): Promise<Carried[]> {
-  const [structures, totals] = await Promise.all([loadStructures(db, { schoolId }), sessionLineTotals(db, { schoolId, sessionId: session.id })]);
+  const [structures, totals] = await readTogether(
+    db,
+    () => loadStructures(db, { schoolId }),
+    () => sessionLineTotals(db, { schoolId, sessionId: session.id }),
+  );
   return people.map((p) => {
     const account = accountOf({
       session,

@@ -3,6 +3,7 @@ import { allocateCarriedPayment } from '../../domain/fees';
 import { formatINR, type Paise } from '../../domain/money';
 import { monthLabel } from '../../domain/ledger';
 import type { Db } from '../db/client';
+import { readTogether } from '../lib/reads';
 import { classFeeStructures, previousBalances } from '../db/schema';
 import { badRequest, conflict } from '../lib/errors';
 import {
@@ -41,22 +42,25 @@ export async function loadStudentSession(
   { schoolId, studentId, academicYear }: { schoolId: string; studentId: string; academicYear?: string | null },
 ): Promise<StudentSession> {
   // the student and a named session are independent reads: ask for both at once
-  const [student, named] = await Promise.all([
-    findStudentOr404(db, { schoolId, studentId }),
-    academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined),
-  ]);
+  const [student, named] = await readTogether(
+    db,
+    () => findStudentOr404(db, { schoolId, studentId }),
+    () => (academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined)),
+  );
   const session = named ?? (await defaultSession(db, student));
-  const [placement, structures, lines, carried] = await Promise.all([
-    placementIn(db, student, session),
-    loadStructures(db, { schoolId }),
-    studentSessionLines(db, { schoolId, studentId, sessionId: session.id }),
-    db
-      .select()
-      .from(previousBalances)
-      .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.studentId, studentId), eq(previousBalances.sessionId, session.id)))
-      .limit(1)
-      .then((rows) => rows[0]),
-  ]);
+  const [placement, structures, lines, carried] = await readTogether(
+    db,
+    () => placementIn(db, student, session),
+    () => loadStructures(db, { schoolId }),
+    () => studentSessionLines(db, { schoolId, studentId, sessionId: session.id }),
+    () =>
+      db
+        .select()
+        .from(previousBalances)
+        .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.studentId, studentId), eq(previousBalances.sessionId, session.id)))
+        .limit(1)
+        .then((rows) => rows[0]),
+  );
   if (!placement) throw badRequest(`${student.name} was not enrolled in the ${session.name} session`);
   return { student, session, placement, structure: structureFor(structures, placement.className, session.name), lines, carried };
 }

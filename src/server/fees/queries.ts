@@ -4,6 +4,7 @@ import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
+import { readTogether } from '../lib/reads';
 import {
   academicSessions,
   classFeeStructures,
@@ -238,15 +239,17 @@ export interface CarriedRow extends CarriedBalancePosition {
 
 /** Every balance carried for the school (or one student), with what is left of it, oldest first. */
 export async function carriedBalances(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<CarriedRow[]> {
-  const [rows, paid] = await Promise.all([
-    db
-      .select({ balance: previousBalances, sessionStartDate: academicSessions.startDate })
-      .from(previousBalances)
-      .innerJoin(academicSessions, eq(academicSessions.id, previousBalances.sessionId))
-      .where(and(eq(previousBalances.schoolId, schoolId), studentId ? eq(previousBalances.studentId, studentId) : undefined))
-      .orderBy(asc(previousBalances.studentId), asc(academicSessions.startDate)),
-    carriedPayments(db, { schoolId, studentId }),
-  ]);
+  const [rows, paid] = await readTogether(
+    db,
+    () =>
+      db
+        .select({ balance: previousBalances, sessionStartDate: academicSessions.startDate })
+        .from(previousBalances)
+        .innerJoin(academicSessions, eq(academicSessions.id, previousBalances.sessionId))
+        .where(and(eq(previousBalances.schoolId, schoolId), studentId ? eq(previousBalances.studentId, studentId) : undefined))
+        .orderBy(asc(previousBalances.studentId), asc(academicSessions.startDate)),
+    () => carriedPayments(db, { schoolId, studentId }),
+  );
   const out: CarriedRow[] = [];
   for (const { balance: b, sessionStartDate } of rows) {
     const paidBySession = new Map([[b.sessionId, paid.get(`${b.studentId}|${b.sessionId}`) ?? 0]]);

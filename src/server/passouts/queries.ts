@@ -4,6 +4,7 @@ import { indiaMonthKey } from '../../domain/ledger';
 import { paise } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
+import { readTogether } from '../lib/reads';
 import { auditLog, passouts, students } from '../db/schema';
 import { outstandingOfMany, recordCarried, type Carried } from '../fees/balances';
 import { money, rupees } from '../fees/dto';
@@ -30,14 +31,16 @@ export type PassoutDto = z.infer<typeof passoutDto>;
 
 /** Passouts with what they still owe (their carried balances less what was paid since), newest year first, by name. */
 export async function listPassouts(db: Db, { schoolId, graduationYear }: { schoolId: string; graduationYear?: number }): Promise<PassoutDto[]> {
-  const [rows, carried] = await Promise.all([
-    db
-      .select()
-      .from(passouts)
-      .where(and(eq(passouts.schoolId, schoolId), graduationYear ? eq(passouts.graduationYear, graduationYear) : undefined))
-      .orderBy(desc(passouts.graduationYear)),
-    carriedBalances(db, { schoolId }),
-  ]);
+  const [rows, carried] = await readTogether(
+    db,
+    () =>
+      db
+        .select()
+        .from(passouts)
+        .where(and(eq(passouts.schoolId, schoolId), graduationYear ? eq(passouts.graduationYear, graduationYear) : undefined))
+        .orderBy(desc(passouts.graduationYear)),
+    () => carriedBalances(db, { schoolId }),
+  );
   const owed = new Map<string, { monthly: number; yearly: number }>();
   for (const c of carried) {
     const cur = owed.get(c.studentId) ?? { monthly: 0, yearly: 0 };
