@@ -49,7 +49,9 @@ async function openDatabase(): Promise<{ database: Database; cleanup: () => Prom
       database,
       cleanup: async () => {
         await database.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // BENCH_KEEP_DB=1 leaves the generated schools behind for EXPLAIN ANALYZE in psql
+        if (process.env.BENCH_KEEP_DB) console.log(`Kept the database ${name}`);
+        else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       },
     };
@@ -119,6 +121,9 @@ const ctx: BenchContext = {
       url: `${baseUrl}${options.path}`,
       method: options.method ?? 'GET',
       connections: options.connections ?? 50,
+      // the load comes from its own thread, as it would from other machines: responses are not
+      // parsed and counted on the event loop that serves them
+      workers: 1,
       ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
       headers: {
         authorization: `Bearer ${options.token}`,

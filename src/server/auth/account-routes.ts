@@ -22,6 +22,7 @@ import { requireUser } from './context';
 import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeMailToken, findUserByEmail, findUserById, issueMailToken, revokeUserSessions } from './queries';
+import { sessionCache } from './session-cache';
 
 export const EMAIL_TAKEN = 'This email is already registered. Please use a different email address.';
 export const REGISTERED_MESSAGE =
@@ -182,12 +183,13 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const passwordHash = await hashPassword(request.body.newPassword);
       const done = await db.transaction(async (tx) => {
         const owner = await consumeMailToken(tx, request.body.token, 'reset_password', now);
-        if (!owner) return false;
+        if (!owner) return null;
         await tx.update(users).set({ passwordHash }).where(eq(users.id, owner.userId));
         await revokeUserSessions(tx, owner.userId, now);
-        return true;
+        return owner.userId;
       });
       if (!done) throw badRequest(RESET_INVALID);
+      sessionCache.forgetUser(done);
       return { message: 'Password reset successful. You can now sign in with your new password.' };
     },
   );
@@ -219,6 +221,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
         await revokeUserSessions(tx, user.id, now, auth.sessionId);
         await audit(tx, request, { action: 'password.change', entity: 'user', entityId: user.id });
       });
+      sessionCache.forgetUser(user.id);
       return { message: 'Your account password has been changed securely.' };
     },
   );
@@ -261,6 +264,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
           await audit(tx, request, { action: 'email.change', entity: 'user', entityId: user.id, before: { email: user.email }, after: { email: newEmail } });
           return row!;
         });
+        sessionCache.forgetUser(user.id);
         return { message: 'Your account email has been changed and updated across the system.', user: toUserDto(updated) };
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);

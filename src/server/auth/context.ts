@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import { authSessions, schools, users } from '../db/schema';
 import { HttpError, unauthorized } from '../lib/errors';
+import { sessionCache, type CheckedSession } from './session-cache';
 
 export interface AuthContext {
   sessionId: string;
@@ -41,49 +42,66 @@ export function registerAuthContext(app: FastifyInstance): void {
     const token = readBearer(request);
     if (!token) return;
     const now = app.deps.clock.now();
-    const payload = await app.deps.tokens.verify(token, now);
-    if (!payload || payload.kind === 'remember') return;
+    const session = sessionCache.get(token, now) ?? (await checkSession(app, token, now));
+    if (!session) return;
+    const { payload } = session;
     if (payload.kind === 'quick' && !request.routeOptions.config?.allowQuickToken) return;
-    const [row] = await app.deps.db
-      .select({
-        userId: users.id,
-        email: users.email,
-        role: users.role,
-        schoolId: users.schoolId,
-        status: schools.subscriptionStatus,
-        trialEndsAt: schools.trialEndsAt,
-        planEndDate: schools.planEndDate,
-      })
-      .from(authSessions)
-      .innerJoin(users, eq(users.id, authSessions.userId))
-      .leftJoin(schools, eq(schools.id, users.schoolId))
-      .where(
-        and(
-          eq(authSessions.id, payload.sid),
-          eq(authSessions.userId, payload.uid),
-          isNull(authSessions.revokedAt),
-          gt(authSessions.expiresAt, now),
-        ),
-      )
-      .limit(1);
-    if (!row) return;
-    const expired =
-      row.schoolId && row.status
-        ? accessState(
-            { subscriptionStatus: row.status as SubscriptionStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate },
-            now,
-          ).isExpired
-        : false;
+    const expired = session.school ? accessState({ subscriptionStatus: session.school.status, ...session.school }, now).isExpired : false;
     request.auth = {
       sessionId: payload.sid,
-      userId: row.userId,
-      email: row.email,
-      role: row.role,
-      schoolId: row.schoolId,
+      userId: session.userId,
+      email: session.email,
+      role: session.role,
+      schoolId: session.schoolId,
       kind: payload.kind === 'quick' ? 'quick' : 'session',
       accessExpired: expired,
     };
   });
+}
+
+/** The token's signature, then its live session row with the user and school; remembered briefly. */
+async function checkSession(app: FastifyInstance, token: string, now: Date): Promise<CheckedSession | null> {
+  const generation = sessionCache.mark();
+  const payload = await app.deps.tokens.verify(token, now);
+  if (!payload || payload.kind === 'remember') return null;
+  const [row] = await app.deps.db
+    .select({
+      userId: users.id,
+      email: users.email,
+      role: users.role,
+      schoolId: users.schoolId,
+      sessionExpiresAt: authSessions.expiresAt,
+      status: schools.subscriptionStatus,
+      trialEndsAt: schools.trialEndsAt,
+      planEndDate: schools.planEndDate,
+    })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(schools, eq(schools.id, users.schoolId))
+    .where(
+      and(
+        eq(authSessions.id, payload.sid),
+        eq(authSessions.userId, payload.uid),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  const session: CheckedSession = {
+    payload,
+    userId: row.userId,
+    email: row.email,
+    role: row.role,
+    schoolId: row.schoolId,
+    sessionExpiresAt: payload.expiresAt && payload.expiresAt < row.sessionExpiresAt ? payload.expiresAt : row.sessionExpiresAt,
+    school:
+      row.schoolId && row.status
+        ? { status: row.status as SubscriptionStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate }
+        : null,
+  };
+  sessionCache.set(token, session, now, generation);
+  return session;
 }
 
 export const RENEW_MESSAGE =

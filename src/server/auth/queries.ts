@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSessions, loginEvents, users, userTokens } from '../db/schema';
+import { sessionCache } from './session-cache';
 import { hashMailToken, newMailToken } from './tokens';
 
 export type UserRow = typeof users.$inferSelect;
@@ -55,6 +56,7 @@ export async function findLiveSession(db: Db, sessionId: string, now: Date) {
 
 export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {
   await db.update(authSessions).set({ revokedAt: now }).where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  sessionCache.forgetSession(sessionId);
 }
 
 /** Revokes every live session of a user, except `keepSessionId` when given. */
@@ -62,6 +64,8 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
   const conditions = [eq(authSessions.userId, userId), isNull(authSessions.revokedAt)];
   if (keepSessionId) conditions.push(ne(authSessions.id, keepSessionId));
   await db.update(authSessions).set({ revokedAt: now }).where(and(...conditions));
+  // inside a transaction this runs before the commit: the caller forgets the user again after it
+  sessionCache.forgetUser(userId);
 }
 
 export async function recordLoginEvent(

@@ -26,8 +26,8 @@ export class TokenSigner {
       .sign(this.key);
   }
 
-  /** Returns the payload or null; expiry is checked against the app clock by the caller's session row. */
-  async verify(token: string, now: Date): Promise<TokenPayload | null> {
+  /** Returns the payload and the token's own expiry, or null when the signature or expiry fails. */
+  async verify(token: string, now: Date): Promise<(TokenPayload & { expiresAt: Date | null }) | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -40,6 +40,7 @@ export class TokenSigner {
         schoolId: typeof payload.schoolId === 'string' ? payload.schoolId : null,
         role: payload.role === 'master_admin' ? 'master_admin' : 'school_admin',
         kind: payload.kind === 'remember' || payload.kind === 'quick' ? payload.kind : 'session',
+        expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
       };
     } catch {
       return null;

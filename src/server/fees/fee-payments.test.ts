@@ -4,6 +4,7 @@ import { ensureMasterAdmin } from '../auth/master-admin';
 import { receipts, schools } from '../db/schema';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from './test-fixtures';
+import { sessionCache } from '../auth/session-cache';
 
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
@@ -145,6 +146,8 @@ describe('who may write', () => {
   it('lets a school whose plan has ended read its fees but not record new ones (402)', async () => {
     const db = ctx.database.db;
     await db.update(schools).set({ trialEndsAt: new Date('2025-11-01T00:00:00.000Z') }).where(eq(schools.id, school.schoolId));
+    // written behind the app's back: the remembered session check would see it within seconds
+    sessionCache.forgetSchool(school.schoolId);
     const before = await receiptCount();
     const write = await school.api.post('/api/fees', { studentId, fees: [{ type: 'exam', amount: 100 }] });
     expect(write.statusCode).toBe(402);

@@ -4,6 +4,7 @@ import { paise } from '../../domain/money';
 import { subscriptionPrice, type BillingCycle, type PlanId } from '../../domain/plans';
 import type { Db } from '../db/client';
 import { schools, subscriptionPayments } from '../db/schema';
+import { sessionCache } from '../auth/session-cache';
 import { audit } from '../lib/audit';
 import { findPlan } from '../plans/queries';
 import type { SchoolRow } from '../schools/queries';
@@ -33,7 +34,7 @@ export async function activatePaidOrder(
   request: FastifyRequest | null,
   { orderId, paymentId, now, schoolId }: { orderId: string; paymentId: string; now: Date; schoolId?: string },
 ): Promise<{ outcome: 'activated' | 'already-paid' | 'not-found'; school?: SchoolRow }> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const conditions = [eq(subscriptionPayments.orderId, orderId), eq(subscriptionPayments.status, 'created')];
     if (schoolId) conditions.push(eq(subscriptionPayments.schoolId, schoolId));
     const [order] = await tx
@@ -72,4 +73,7 @@ export async function activatePaidOrder(
     await audit(tx, request ?? { schoolId: order.schoolId }, entry);
     return { outcome: 'activated' as const, school };
   });
+  // the school's sessions may now write again: their remembered plan state is out of date
+  if (result.school) sessionCache.forgetSchool(result.school.id);
+  return result;
 }
