@@ -401,13 +401,19 @@ export async function upsertEnrollment(
 export async function studentHasMoney(db: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<boolean> {
   const result = await db.execute(sql`select (
       exists (select 1 from ${receipts} r where r.school_id = ${schoolId} and r.student_id = ${studentId})
-      or exists (select 1 from ${previousBalances} b where b.school_id = ${schoolId} and b.student_id = ${studentId})
+      or exists (select 1 from ${previousBalances} b where b.school_id = ${schoolId} and b.student_id = ${studentId}
+                 and (b.monthly_outstanding_paise > 0 or b.yearly_outstanding_paise > 0))
     ) as has_money`);
   return Boolean(rowsOf<{ has_money: boolean }>(result)[0]?.has_money);
 }
 
-/** Removes a student and their enrollments (their marks follow by cascade). Roll counters keep their numbers. */
+/**
+ * Removes a student and their enrollments (their marks follow by cascade). Roll counters keep their
+ * numbers. A rollover notes a balance for everyone, nothing owed included: those empty notes go too
+ * (`studentHasMoney` has already refused a student with anything carried or received).
+ */
 export async function deleteStudent(tx: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<void> {
+  await tx.delete(previousBalances).where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.studentId, studentId)));
   await tx.delete(studentEnrollments).where(and(eq(studentEnrollments.schoolId, schoolId), eq(studentEnrollments.studentId, studentId)));
   await tx.delete(students).where(and(eq(students.schoolId, schoolId), eq(students.id, studentId)));
 }

@@ -320,6 +320,26 @@ describe('Delete Student', () => {
     expect(res.json().error).toBe('This student has fee records and cannot be deleted. Use Discharge instead so no money disappears.');
     expect((await school.api.get(`/api/students/${s.id}`)).statusCode).toBe(200);
   });
+
+  it('deletes a student whose rollover carried nothing, and refuses one who carries a balance', async () => {
+    const session = (await school.api.get('/api/academic-sessions/active')).json();
+    const carry = (studentId: string, monthlyPaise: number) =>
+      ctx.database.db.execute(sql`
+        insert into student_previous_balances (school_id, student_id, session_id, academic_year, class_name,
+          monthly_outstanding_paise, yearly_outstanding_paise, through_month, reason)
+        values (${school.schoolId}, ${studentId}, ${session.id}, ${session.sessionName}, 'Class 6', ${monthlyPaise}, 0, '2027-03', 'rollover')`);
+    const settled = await add(school, { class: 'Class 6', name: 'Settled' });
+    await carry(settled.id, 0);
+    expect((await school.api.delete(`/api/students/${settled.id}`)).statusCode).toBe(200);
+    const left = await ctx.database.db.execute(sql`select count(*)::int as n from student_previous_balances where student_id = ${settled.id}`);
+    expect(left.rows).toEqual([{ n: 0 }]);
+
+    const owing = await add(school, { class: 'Class 6', name: 'Owing' });
+    await carry(owing.id, 150_000);
+    const res = await school.api.delete(`/api/students/${owing.id}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toBe('This student has fee records and cannot be deleted. Use Discharge instead so no money disappears.');
+  });
 });
 
 describe('plan student limit (ruling 13)', () => {
