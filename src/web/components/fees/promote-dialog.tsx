@@ -10,8 +10,9 @@ import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
 import { refreshLedger } from '@/web/lib/ledger-api';
-import { api, ApiError } from '@/web/lib/request';
+import { api } from '@/web/lib/request';
 import { sessionsQuery } from '@/web/lib/school-data';
+import { serverMessage } from '@/web/lib/form-errors';
 import type { FeeStudent } from './fee-student';
 
 export interface PromoteAnswer {
@@ -82,7 +83,7 @@ function PromoteForm({ student, onDone, onPromoted }: { student: FeeStudent; onD
       onError: (error) =>
         toast.error({
           title: 'Promotion Failed',
-          description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to promote student. Please try again.',
+          description: serverMessage(error) ?? 'Failed to promote student. Please try again.',
         }),
     });
   };

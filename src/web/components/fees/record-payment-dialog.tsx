@@ -12,8 +12,8 @@ import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
 import { outstandingQuery, recordFeePayment, refreshLedger, type FeePaymentReceipt } from '@/web/lib/ledger-api';
-import { ApiError } from '@/web/lib/request';
 import { sessionsQuery } from '@/web/lib/school-data';
+import { serverMessage } from '@/web/lib/form-errors';
 import { indiaToday, type FeeStudent } from './fee-student';
 import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from './payment-fields';
 import { SavedReceipt } from './receipt-actions';
@@ -141,7 +141,7 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
       toast.success({ title: 'Payment Recorded', description: `Receipt ${answer.receipt.receiptNumber} for ${rupees(answer.receipt.total)}`, duration: 3000 });
       await refreshLedger(queryClient);
     } catch (error) {
-      toast.error({ title: 'Error', description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to record payment' });
+      toast.error({ title: 'Error', description: serverMessage(error) ?? 'Failed to record payment' });
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,8 @@ import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { refreshLedger } from '@/web/lib/ledger-api';
-import { api, ApiError } from '@/web/lib/request';
+import { api } from '@/web/lib/request';
+import { serverMessage } from '@/web/lib/form-errors';
 import type { FeeStudent } from './fee-student';
 import { PromoteDialog, type PromoteAnswer } from './promote-dialog';
 import { RecordPaymentDialog } from './record-payment-dialog';
@@ -46,7 +47,7 @@ export function StudentFeeActions({
       onError: (error) =>
         toast.error({
           title: 'Discharge Failed',
-          description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to discharge student. Please try again.',
+          description: serverMessage(error) ?? 'Failed to discharge student. Please try again.',
         }),
     });
 

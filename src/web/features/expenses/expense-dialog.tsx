@@ -7,7 +7,7 @@ import { Button } from '@/web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/web/components/ui/dialog';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
-import { refusalMessage } from '@/web/lib/form-errors';
+import { refusalMessage, toastFirstError } from '@/web/lib/form-errors';
 import { useCreateExpense, useUpdateExpense, type Expense } from './api';
 
 type FormValues = { category: string; description: string; amount: string; date: string };
@@ -43,10 +43,7 @@ export function ExpenseDialog({ open, onOpenChange, expense }: { open: boolean; 
         });
       }
     },
-    (errors) => {
-      const first = Object.values(errors).find((e) => e?.message)?.message;
-      if (first) toast.error({ title: 'Validation Error', description: first });
-    },
+    toastFirstError,
   );
 
   const errors = form.formState.errors;

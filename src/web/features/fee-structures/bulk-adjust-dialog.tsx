@@ -10,7 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
-import { ApiError } from '@/web/lib/request';
+import { serverMessage } from '@/web/lib/form-errors';
 import { useBulkAdjustFees, type FeeStructure } from './api';
 
 const ALL_SELECTED = Object.fromEntries(FEE_HEADS.map((h) => [h, true])) as Record<FeeHead, boolean>;
@@ -66,7 +66,7 @@ export function BulkAdjustDialog({
           onOpenChange(false);
         },
         onError: (error) =>
-          toast.error({ title: 'Error', description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to adjust fees' }),
+          toast.error({ title: 'Error', description: serverMessage(error) ?? 'Failed to adjust fees' }),
       },
     );
   };

@@ -10,6 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { ApiError } from '@/web/lib/request';
+import { serverMessage, toastFirstError } from '@/web/lib/form-errors';
 import { useCreateFeeStructure, useUpdateFeeStructure, type FeeStructure } from './api';
 
 type FormValues = { className: string; academicYear: string } & Record<FeeHead, string>;
@@ -67,14 +68,11 @@ export function FeeStructureDialog({
           toast.error({ title: typeof error.body.title === 'string' ? error.body.title : 'Duplicate Fee Structure', description: error.message });
           return;
         }
-        const serverText = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : null;
+        const serverText = serverMessage(error);
         toast.error({ title: 'Error', description: serverText ?? (adding ? 'Failed to create fee structure' : 'Failed to update fee structure') });
       }
     },
-    (errors) => {
-      const first = Object.values(errors).find((e) => e?.message)?.message;
-      if (first) toast.error({ title: 'Validation Error', description: first });
-    },
+    toastFirstError,
   );
 
   const errors = form.formState.errors;

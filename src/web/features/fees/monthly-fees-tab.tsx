@@ -19,6 +19,7 @@ import { rupees } from '@/web/lib/format';
 import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
 import { ApiError } from '@/web/lib/request';
 import { feeStructuresQuery } from '@/web/lib/school-data';
+import { serverMessage } from '@/web/lib/form-errors';
 import { monthlyEntriesQuery, useSaveMonthly } from './api';
 import { bulkEntries, draftProblems, isEmptyDraft, pendingHeads } from './monthly-draft';
 import { SAVE_QUESTION } from './messages';
@@ -151,7 +152,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
         toast.success({ title: 'Success', description: 'Monthly fee data saved successfully!', duration: 3000 });
       },
       onError: (error) => {
-        const message = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to save monthly fee data';
+        const message = serverMessage(error) ?? 'Failed to save monthly fee data';
         toast.error({ title: 'Error', description: message });
         if (error instanceof ApiError && error.status === 409) void entries.refetch();
       },

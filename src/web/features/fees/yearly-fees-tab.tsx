@@ -20,6 +20,7 @@ import { rupees } from '@/web/lib/format';
 import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
 import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
+import { serverMessage } from '@/web/lib/form-errors';
 import { useSaveYearly, yearlyEntryQuery, type FeeStructureAmounts, type YearlyEntry, type YearlyHead } from './api';
 import { SAVE_QUESTION } from './messages';
 import { NoStudent } from './no-student';
@@ -135,7 +136,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
           toast.success({ title: 'Success', description: 'Yearly fee data saved successfully!', duration: 3000 });
         },
         onError: (error) => {
-          toast.error({ title: 'Error', description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to save yearly fee data' });
+          toast.error({ title: 'Error', description: serverMessage(error) ?? 'Failed to save yearly fee data' });
           if (error instanceof ApiError && error.status === 409) void entry.refetch();
         },
       },

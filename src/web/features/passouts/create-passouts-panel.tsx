@@ -8,7 +8,7 @@ import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
-import { ApiError } from '@/web/lib/request';
+import { serverMessage } from '@/web/lib/form-errors';
 import { passoutClassesQuery, useCreatePassouts } from './api';
 
 /**
@@ -44,7 +44,7 @@ export function CreatePassoutsPanel() {
         onError: (error) =>
           toast.error({
             title: 'Error Creating Passouts',
-            description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to create passouts from class',
+            description: serverMessage(error) ?? 'Failed to create passouts from class',
           }),
       },
     );

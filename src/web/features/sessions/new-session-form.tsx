@@ -11,6 +11,7 @@ import { Checkbox } from '@/web/components/ui/checkbox';
 import { Input } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
 import { ApiError } from '@/web/lib/request';
+import { serverMessage } from '@/web/lib/form-errors';
 import { useCreateSession, type AcademicSession } from './api';
 import { suggestedSession, type SessionFormValues } from './suggest-session';
 
@@ -56,7 +57,7 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
         });
         form.reset(suggestedSession(created.isActive ? created : active, indiaDate(new Date())));
       } catch (error) {
-        const text = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to create session';
+        const text = serverMessage(error) ?? 'Failed to create session';
         toast.error({ title: error instanceof ApiError && error.status === 400 ? titleFor(text) : 'Error', description: text });
       }
     },

@@ -13,8 +13,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { ApiError } from '@/web/lib/request';
+import { serverMessage, toastFirstError } from '@/web/lib/form-errors';
 import { nextRollNumberQuery, useCreateStudent, type Student } from './api';
-import { AcademicFields, BusAndReminderFields, emptyStudentForm, firstError, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
+import { AcademicFields, BusAndReminderFields, emptyStudentForm, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
 
 const today = () => new Date().toLocaleDateString('en-CA');
 
@@ -69,15 +70,12 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
             if (field in values) form.setError(field as keyof StudentFormValues, { message });
           }
         }
-        const serverText = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : null;
+        const serverText = serverMessage(error);
         const status = error instanceof ApiError ? error.status : 0;
         toast.error({ title: 'Error', description: serverText ?? (status ? `Failed to create student (Status: ${status})` : (error as Error).message) });
       }
     },
-    (errors) => {
-      const first = firstError(errors);
-      if (first) toast.error({ title: 'Validation Error', description: first.message });
-    },
+    toastFirstError,
   );
 
   const rollText = !className

@@ -12,8 +12,9 @@ import { Field } from '@/web/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { rupees } from '@/web/lib/format';
 import { ApiError } from '@/web/lib/request';
+import { serverMessage, firstError } from '@/web/lib/form-errors';
 import { useUpdateStudent, type Student } from './api';
-import { AcademicFields, BusAndReminderFields, firstError, ParentFields, PersonalFields, studentToForm, type StudentFormValues } from './student-fields';
+import { AcademicFields, BusAndReminderFields, ParentFields, PersonalFields, studentToForm, type StudentFormValues } from './student-fields';
 
 type EditTab = 'academic' | 'personal' | 'parent' | 'results' | 'financial';
 
@@ -83,7 +84,7 @@ export function EditStudentDialog({
             if (field in values) form.setError(field as keyof StudentFormValues, { message });
           }
         }
-        const serverText = error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : null;
+        const serverText = serverMessage(error);
         toast.error({ title: 'Error', description: serverText ?? 'Failed to update student' });
       }
     },

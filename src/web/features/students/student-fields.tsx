@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Controller, type FieldErrors, type UseFormReturn } from 'react-hook-form';
+import { Controller, type UseFormReturn } from 'react-hook-form';
 import { CLASSES, SECTIONS } from '@/domain/classes';
 import { REMINDER_PREFERENCES, type ReminderPreference } from '@/domain/students';
 import { Checkbox } from '@/web/components/ui/checkbox';
@@ -77,14 +77,6 @@ export const studentToForm = (s: Student): StudentFormValues => ({
   enableWhatsappReminders: s.enableWhatsappReminders,
   reminderPreference: s.reminderPreference,
 });
-
-/** The first message of a failed validation, for the Validation Error toast. */
-export function firstError(errors: FieldErrors<StudentFormValues>): { field: keyof StudentFormValues; message: string } | null {
-  for (const [field, error] of Object.entries(errors)) {
-    if (error && typeof error.message === 'string') return { field: field as keyof StudentFormValues, message: error.message };
-  }
-  return null;
-}
 
 type Form = UseFormReturn<StudentFormValues, unknown, unknown>;
 

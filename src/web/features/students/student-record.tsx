@@ -7,7 +7,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { formatDate, rupees } from '@/web/lib/format';
-import { ApiError } from '@/web/lib/request';
+import { serverMessage } from '@/web/lib/form-errors';
 import { useDeleteStudent, useRevealAadhaar, type Student } from './api';
 import { EditStudentDialog } from './edit-student-dialog';
 
@@ -36,7 +36,7 @@ export function StudentRecord({ student, onSaved, onDeleted }: { student: Studen
       onError: (error) =>
         toast.error({
           title: 'Delete Failed',
-          description: error instanceof ApiError && typeof error.body.error === 'string' ? error.body.error : 'Failed to delete student. Please try again.',
+          description: serverMessage(error) ?? 'Failed to delete student. Please try again.',
         }),
     });
 
