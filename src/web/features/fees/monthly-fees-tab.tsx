@@ -1,19 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { HistoryIcon, PrinterIcon, RefreshCwIcon, SaveIcon } from 'lucide-react';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { HistoryIcon, RefreshCwIcon } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
 import { NO_NEW_DATA_MESSAGE } from '@/domain/ledger';
 import { formatINR, paise, parseRupees } from '@/domain/money';
 import { sessionMonths } from '@/domain/sessions';
 import { indiaToday } from '@/web/components/fees/fee-student';
 import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
-import { PrintReceiptDialog, SavedReceipt } from '@/web/components/fees/receipt-actions';
+import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { Spinner } from '@/web/components/ui/spinner';
 import { rupees } from '@/web/lib/format';
 import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
@@ -22,12 +21,12 @@ import { feeStructuresQuery } from '@/web/lib/school-data';
 import { serverMessage } from '@/web/lib/form-errors';
 import { monthlyEntriesQuery, useSaveMonthly } from './api';
 import { bulkEntries, draftProblems, isEmptyDraft, pendingHeads } from './monthly-draft';
-import { SAVE_QUESTION } from './messages';
 import { MonthlyGrid } from './monthly-grid';
 import { PreviousBalanceBanner } from './previous-balance-banner';
 import { SchoolAdminOnly } from './school-admin-only';
 import { NoStudent } from './no-student';
 import { StudentPicker } from './student-picker';
+import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
 import { useErrorToast } from './use-error-toast';
 import { useFeeSelection } from './use-fee-selection';
 import { useMonthlyDraft } from './use-monthly-draft';
@@ -87,8 +86,8 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
   const draftState = useMonthlyDraft(student.id, academicYear, entries.data?.entries);
   const { draft } = draftState;
   const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
-  const [confirming, setConfirming] = useState(false);
-  const [printing, setPrinting] = useState<string | null>(null);
+  const controls = useSaveControls();
+  const { setConfirming } = controls;
   const [created, setCreated] = useState<Receipt[]>([]);
   const save = useSaveMonthly();
   const clientId = useClientId();
@@ -165,24 +164,14 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
     if (result.isSuccess) toast.success({ title: 'Data Refreshed', description: 'Monthly fee data has been updated' });
   };
 
-  const printLatest = () => {
-    const latest =
+  const printLatest = () =>
+    controls.printFirst(
       created[0] ??
-      receipts.data?.find((r) => r.prefix === 'MON' && r.status === 'live' && r.academicYear === academicYear) ??
-      receipts.data?.find((r) => r.status === 'live' && r.academicYear === academicYear);
-    if (!latest) {
-      toast.info({ title: 'No Receipt Yet', description: `No fee has been saved for ${student.name} in ${academicYear}. Save the fees first, then print the receipt.` });
-      return;
-    }
-    setPrinting(latest.id);
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      if (!readOnly) askToSave();
-    }
-  };
+        receipts.data?.find((r) => r.prefix === 'MON' && r.status === 'live' && r.academicYear === academicYear) ??
+        receipts.data?.find((r) => r.status === 'live' && r.academicYear === academicYear),
+      `No fee has been saved for ${student.name} in ${academicYear}.`,
+    );
+  const onKeyDown = controls.saveOnCtrlS(readOnly, askToSave);
 
   return (
     <div className="grid gap-4" onKeyDown={onKeyDown}>
@@ -290,39 +279,17 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
               ) : null}
             </p>
             <div className="flex flex-wrap gap-2">
-              <Button variant="outline" onClick={refresh} disabled={entries.isFetching}>
-                <RefreshCwIcon className={entries.isFetching ? 'animate-spin' : undefined} />
-                Refresh
-              </Button>
-              <Button variant="outline" onClick={printLatest}>
-                <PrinterIcon />
-                Print Receipt
-              </Button>
-              <Button ref={saveRef} onClick={askToSave} disabled={readOnly || !entries.isSuccess}>
-                <SaveIcon />
-                {save.isPending ? 'Saving...' : 'Save Changes'}
-              </Button>
+              <SaveButtons onPrint={printLatest} onSave={askToSave} saveRef={saveRef} disabled={readOnly || !entries.isSuccess} saving={save.isPending}>
+                <Button variant="outline" onClick={refresh} disabled={entries.isFetching}>
+                  <RefreshCwIcon className={entries.isFetching ? 'animate-spin' : undefined} />
+                  Refresh
+                </Button>
+              </SaveButtons>
             </div>
           </div>
         </CardContent>
       </Card>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Save Fee Entries"
-        description={
-          <>
-            {SAVE_QUESTION}
-            <span className="mt-2 block font-medium text-foreground">
-              {student.name}: {formatINR(paise(collecting))}
-            </span>
-          </>
-        }
-        confirmLabel="Save"
-        focusConfirm
-        onConfirm={doSave}
-      />
-      <PrintReceiptDialog key={printing ?? 'none'} receiptId={printing} open={printing !== null} onOpenChange={(open) => !open && setPrinting(null)} />
+      <SaveDialogs controls={controls} studentName={student.name} amount={collecting} onConfirm={doSave} />
     </div>
   );
 }

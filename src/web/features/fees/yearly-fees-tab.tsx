@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { InfoIcon, LockIcon, PrinterIcon, SaveIcon } from 'lucide-react';
+import { InfoIcon, LockIcon } from 'lucide-react';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { checkLineAmount, HEAD_LABELS, YEARLY_EMPTY_MESSAGE, YEARLY_FIELDS, yearlyLockedMessage } from '@/domain/ledger';
 import { formatINR, paise, parseRupees } from '@/domain/money';
 import { indiaToday } from '@/web/components/fees/fee-student';
 import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
-import { PrintReceiptDialog, SavedReceipt } from '@/web/components/fees/receipt-actions';
+import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
@@ -13,7 +13,6 @@ import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { Input } from '@/web/components/ui/input';
 import { Spinner } from '@/web/components/ui/spinner';
 import { rupees } from '@/web/lib/format';
@@ -22,9 +21,9 @@ import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
 import { serverMessage } from '@/web/lib/form-errors';
 import { useSaveYearly, yearlyEntryQuery, type FeeStructureAmounts, type YearlyEntry, type YearlyHead } from './api';
-import { SAVE_QUESTION } from './messages';
 import { NoStudent } from './no-student';
 import { StudentPicker } from './student-picker';
+import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
 import { useErrorToast } from './use-error-toast';
 import { useFeeSelection } from './use-fee-selection';
 
@@ -80,8 +79,8 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   useErrorToast(entry.error, 'Failed to fetch yearly entries');
   const [draft, setDraft] = useState<Draft>({});
   const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
-  const [confirming, setConfirming] = useState(false);
-  const [printing, setPrinting] = useState<string | null>(null);
+  const controls = useSaveControls();
+  const { setConfirming } = controls;
   const [created, setCreated] = useState<Receipt[]>([]);
   const save = useSaveYearly();
   const clientId = useClientId();
@@ -143,21 +142,12 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
     );
   };
 
-  const printLatest = () => {
-    const latest = created[0] ?? receipts.data?.find((r) => r.prefix === 'YRL' && r.status === 'live' && r.academicYear === academicYear);
-    if (!latest) {
-      toast.info({ title: 'No Receipt Yet', description: `No yearly fee has been saved for ${student.name} in ${academicYear}. Save the fees first, then print the receipt.` });
-      return;
-    }
-    setPrinting(latest.id);
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      if (!readOnly) askToSave();
-    }
-  };
+  const printLatest = () =>
+    controls.printFirst(
+      created[0] ?? receipts.data?.find((r) => r.prefix === 'YRL' && r.status === 'live' && r.academicYear === academicYear),
+      `No yearly fee has been saved for ${student.name} in ${academicYear}.`,
+    );
+  const onKeyDown = controls.saveOnCtrlS(readOnly, askToSave);
 
   if (entry.isPending) {
     return (
@@ -317,34 +307,11 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
         <CardContent className="grid gap-4 pt-5 sm:pt-6">
           <PaymentFields value={details} onChange={setDetails} idPrefix="yearly-pay" disabled={readOnly} />
           <div className="flex flex-wrap justify-end gap-2 border-t pt-4">
-            <Button variant="outline" onClick={printLatest}>
-              <PrinterIcon />
-              Print Receipt
-            </Button>
-            <Button ref={saveRef} onClick={askToSave} disabled={readOnly}>
-              <SaveIcon />
-              {save.isPending ? 'Saving...' : 'Save Changes'}
-            </Button>
+            <SaveButtons onPrint={printLatest} onSave={askToSave} saveRef={saveRef} disabled={readOnly} saving={save.isPending} />
           </div>
         </CardContent>
       </Card>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Save Fee Entries"
-        description={
-          <>
-            {SAVE_QUESTION}
-            <span className="mt-2 block font-medium text-foreground">
-              {student.name}: {formatINR(paise(enteringTotal))}
-            </span>
-          </>
-        }
-        confirmLabel="Save"
-        focusConfirm
-        onConfirm={doSave}
-      />
-      <PrintReceiptDialog key={printing ?? 'none'} receiptId={printing} open={printing !== null} onOpenChange={(open) => !open && setPrinting(null)} />
+      <SaveDialogs controls={controls} studentName={student.name} amount={enteringTotal} onConfirm={doSave} />
     </div>
   );
 }
