@@ -124,7 +124,8 @@ const ctx: BenchContext = {
       // the load comes from its own thread, as it would from other machines: responses are not
       // parsed and counted on the event loop that serves them
       workers: 1,
-      ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
+      // a fixed number of slow requests is timed to the end (autocannon's default gives up at 10 s)
+      ...(options.amount ? { amount: options.amount, timeout: 120 } : { duration: options.duration ?? 5 }),
       headers: {
         authorization: `Bearer ${options.token}`,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),

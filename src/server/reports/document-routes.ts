@@ -10,6 +10,7 @@ import { documentCsv, documentXlsx } from './document-exports';
 import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
 import { schoolNameOf } from './financial-routes';
 import { dayBookReport, incomeExpenseReport } from './money-reports';
+import { dataVersionKey, FigureCache } from '../stats/versions';
 import type { ReportContext } from './report-context';
 
 const tags = ['reports'];
@@ -102,9 +103,17 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   };
   const fileName = (doc: ReportDocument, ext: string) => `${doc.kind}-report-${doc.generatedAt.slice(0, 10)}.${ext}`;
 
+  // A report is built once per change of the school's data: the printable page, then its Excel and
+  // CSV downloads, or several people opening the same list, share one build (decision 0011). Never
+  // served stale: a build after a change is always waited for.
+  const documents = new FigureCache<ReportDocument>(60_000, 8, Number.POSITIVE_INFINITY);
+
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
-    const make = async (schoolId: string, query: unknown) => build(await contextFor(schoolId), query);
+    const make = async (schoolId: string, query: unknown) => {
+      const version = `${await dataVersionKey(db, schoolId, Date.now())}|${indiaDate(clock.now())}`;
+      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, Date.now(), async () => build(await contextFor(schoolId), query));
+    };
     app.get(
       `/api/reports/${s.kind}`,
       {

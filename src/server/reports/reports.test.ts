@@ -154,6 +154,20 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     }
   });
 
+  it('builds a report once per change of the school: the next read after a write shows it', async () => {
+    const first = await get('/api/reports/monthly?month=2026-10');
+    ctx.clock.advance(1_000);
+    const again = await get('/api/reports/monthly?month=2026-10');
+    expect(again.generatedAt).toBe(first.generatedAt);
+    const spent = await fx.school.api.post('/api/expenses', { category: 'Maintenance', description: 'Roof repair', amount: '1200.50', date: '2026-10-20' });
+    expect(spent.statusCode).toBe(201);
+    const after = await get('/api/reports/monthly?month=2026-10');
+    expect(after.generatedAt).not.toBe(first.generatedAt);
+    expect(table(after, 'Expenses in October 2026, by category').totals).toEqual({ category: 'Total', amount: '181200.50' });
+    expect((await fx.school.api.delete(`/api/expenses/${spent.json().id}`)).statusCode).toBe(200);
+    expect(table(await get('/api/reports/monthly?month=2026-10'), 'Expenses in October 2026, by category').totals).toEqual({ category: 'Total', amount: '180000.00' });
+  });
+
   it('shows another school nothing of this one, and needs a session', async () => {
     const other = await signUpSchool(ctx);
     for (const kind of REPORT_KINDS) {
