@@ -156,7 +156,9 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     await markSchoolChanged(ctx.db, school.schoolId);
     const cold = await ctx.time(`GET /api/stats/school, first after a change (${n} students)`, () => fetchTimed(ctx, school.token, '/api/stats/school'));
     rows.push(cold.row);
-    const statsTarget = size >= 60_000 ? 100 : size <= 2_000 ? 20 : undefined;
+    // the issue's targets are for PostgreSQL; the embedded figures are recorded without a verdict
+    const onPostgres = ctx.dbKind === 'postgres';
+    const statsTarget = !onPostgres ? undefined : size >= 60_000 ? 100 : size <= 2_000 ? 20 : undefined;
     rows.push(
       await ctx.load({
         name: `GET /api/stats/school (${n} students)`,
@@ -186,7 +188,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const financial = await ctx.time(
       `GET /api/reports/financial for a year (${n} students)`,
       () => fetchTimed(ctx, school.token, year),
-      size >= 60_000 ? { ms: 2000, label: '< 2 s' } : undefined,
+      onPostgres && size >= 60_000 ? { ms: 2000, label: '< 2 s' } : undefined,
     );
     rows.push({ ...financial.row, note: `${Math.round(financial.value / 1024)} KB` });
     // slow requests: a fixed number of them, so each one's time is counted (a 5 s window would cut them off)
