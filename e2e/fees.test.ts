@@ -200,6 +200,16 @@ describe.skipIf(skipReason())('fee collection', () => {
     const carried = school.months.length * (TUITION + BUS) + YEARLY;
     await soon(() => banner.textContent()).toContain(`Previous Balance Pending: ${inr(carried)}`);
 
+    // last year lists where the students sat then: Aarav stays chosen, in his old class
+    await page.getByLabel('Academic Year').selectOption(school.session.sessionName);
+    await soon(() => page.getByLabel('Class', { exact: true }).inputValue()).toBe('Class 5');
+    await soon(() => page.getByLabel('Student Name').inputValue()).toBe('Aarav Sharma');
+    expect(await page.getByLabel('Class', { exact: true }).locator('option:checked').textContent()).toBe('Class 5 (2)');
+    await page.getByLabel('Academic Year').selectOption(next);
+    await soon(() => page.getByLabel('Class', { exact: true }).inputValue()).toBe('Class 6');
+    await soon(() => page.getByLabel('Student Name').inputValue()).toBe('Aarav Sharma');
+    await soon(() => page.getByRole('alert', { name: 'Previous Balance Pending' }).isVisible()).toBe(true);
+
     // collect it from the student's record: Record Fee Payment, previous balance
     await nav(page, 'Students');
     await soon(() => page.getByRole('heading', { name: 'Students', exact: true }).isVisible()).toBe(true);

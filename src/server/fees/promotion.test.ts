@@ -81,6 +81,42 @@ describe('rolling the school into a new session (ruling 9)', () => {
     expect(summary!.after).toMatchObject({ promoted: 3, graduated: 1, balancesCarried: 2, totalCarriedPaise: 2_650_000 });
   });
 
+  it('lists an earlier session\'s roster where the students sat in it, for the fee screens of that year', async () => {
+    type Row = { name: string; class: string; section: string; rollNumber: number; monthlyFee: string; status: string };
+    const list = async (query: string) => ((await school.api.get(`/api/students?${query}`)).json() as Row[]).map((s) => [s.name, s.class, s.section, s.rollNumber, s.monthlyFee]);
+    expect(await list('academicYear=2025-2026&class=Class%205&section=A')).toEqual([
+      ['Asha', 'Class 5', 'A', 1, '1000.00'],
+      ['Bilal', 'Class 5', 'A', 2, '1000.00'],
+    ]);
+    expect(await list('academicYear=2025-26&status=all')).toEqual([
+      ['Asha', 'Class 5', 'A', 1, '1000.00'],
+      ['Bilal', 'Class 5', 'A', 2, '1000.00'],
+      ['Divya', 'Class 5', 'B', 1, '1000.00'],
+      ['Chetan', 'Class 12', 'A', 1, '2000.00'],
+    ]);
+    expect(await list('class=Class%206&section=A')).toEqual([
+      ['Asha', 'Class 6', 'A', 1, '1600.00'],
+      ['Bilal', 'Class 6', 'A', 2, '1600.00'],
+    ]);
+    expect(await list('academicYear=2026-2027&class=Class%205')).toEqual([]);
+    expect((await school.api.get('/api/students/class-summary?academicYear=2025-2026')).json()).toEqual([
+      { class: 'Class 5', section: 'A', count: 2 },
+      { class: 'Class 5', section: 'B', count: 1 },
+    ]);
+    expect((await school.api.get('/api/students/class-summary')).json()).toEqual([
+      { class: 'Class 6', section: 'A', count: 2 },
+      { class: 'Class 6', section: 'B', count: 1 },
+    ]);
+    const unknown = await school.api.get('/api/students?academicYear=2019-2020');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toBe('Academic session 2019-2020 was not found. Create it under Session Management first.');
+    // another school cannot read this school's session through its own list
+    const other = await signUpSchool(ctx);
+    const sessionId = (await school.api.get('/api/academic-sessions')).json().find((s: { sessionName: string }) => s.sessionName === '2025-2026').id;
+    expect((await other.api.get(`/api/students?academicYear=${sessionId}`)).statusCode).toBe(400);
+    expect((await other.api.get(`/api/students/class-summary?academicYear=${sessionId}`)).statusCode).toBe(400);
+  });
+
   it('shows the carried balance on the new session\'s screens and closes the old session for the student', async () => {
     ctx.clock.set(new Date('2026-04-15T06:00:00.000Z'));
     // sign in again: the session token of March has expired

@@ -118,6 +118,8 @@ export interface StudentFilter {
   section?: string | undefined;
   q?: string | undefined;
   status: 'active' | 'passout' | 'all';
+  /** students who sat in this session, placed where they sat in it (their enrollment) */
+  session?: { id: string; name: string } | undefined;
   limit: number;
   offset: number;
 }
@@ -126,9 +128,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function filterConditions(f: StudentFilter): SQL | undefined {
   const where: Array<SQL | undefined> = [eq(students.schoolId, f.schoolId)];
+  // class and section are where the student sat in the chosen session, else where they sit today
+  const placed = f.session ? studentEnrollments : students;
+  if (f.session) where.push(eq(studentEnrollments.schoolId, f.schoolId), eq(studentEnrollments.sessionId, f.session.id));
   if (f.status !== 'all') where.push(eq(students.status, f.status));
-  if (f.className) where.push(eq(students.className, f.className));
-  if (f.section) where.push(eq(students.section, f.section));
+  if (f.className) where.push(eq(placed.className, f.className));
+  if (f.section) where.push(eq(placed.section, f.section));
   if (f.q) {
     where.push(sql`(${students.name} ilike ${`%${escapeLike(f.q)}%`} or lower(${students.admissionNumber}) = lower(${f.q}))`);
   }
@@ -137,6 +142,7 @@ function filterConditions(f: StudentFilter): SQL | undefined {
 
 /** A page of students in class order, section, roll number; and how many match in all. */
 export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number }> {
+  if (f.session) return listStudentsIn(db, f, f.session);
   const where = filterConditions(f);
   const rows = await selectWithFees(db)
     .where(where)
@@ -147,6 +153,46 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
   const [counted] = await db.select({ n: count() }).from(students).where(where);
   return { rows, total: Number(counted?.n ?? 0) };
+}
+
+/**
+ * Students who sat in one session, with the class, section and roll number of that session and the
+ * fees of that class in it: the fee screens of an earlier academic year list its roster, not today's.
+ */
+async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; name: string }): Promise<{ rows: StudentWithFees[]; total: number }> {
+  const where = filterConditions(f);
+  const placedIn = and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId));
+  const rows = await db
+    .select({
+      student: students,
+      className: studentEnrollments.className,
+      section: studentEnrollments.section,
+      rollNumber: studentEnrollments.rollNumber,
+      monthlyFee: classFeeStructures.monthlyTuitionFeePaise,
+      admissionFee: classFeeStructures.yearlyFeePaise,
+    })
+    .from(studentEnrollments)
+    .innerJoin(students, placedIn)
+    .leftJoin(
+      classFeeStructures,
+      and(
+        eq(classFeeStructures.schoolId, studentEnrollments.schoolId),
+        eq(classFeeStructures.className, studentEnrollments.className),
+        eq(classFeeStructures.academicYear, session.name),
+      ),
+    )
+    .where(where)
+    .orderBy(classOrderSql(studentEnrollments.className), asc(studentEnrollments.section), asc(studentEnrollments.rollNumber), asc(students.name))
+    .limit(f.limit)
+    .offset(f.offset);
+  const placed = rows.map((r) => ({
+    student: { ...r.student, className: r.className, section: r.section, rollNumber: r.rollNumber },
+    monthlyFee: r.monthlyFee,
+    admissionFee: r.admissionFee,
+  }));
+  if (f.offset === 0 && rows.length < f.limit) return { rows: placed, total: rows.length };
+  const [counted] = await db.select({ n: count() }).from(studentEnrollments).innerJoin(students, placedIn).where(where);
+  return { rows: placed, total: Number(counted?.n ?? 0) };
 }
 
 export async function findStudentWithFees(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentWithFees | undefined> {
@@ -165,8 +211,24 @@ export async function findStudent(db: Db, { schoolId, id }: { schoolId: string; 
   return row;
 }
 
-/** Active students per class and section, in class order: the pickers and "classes with student counts". */
-export async function classSummary(db: Db, { schoolId }: { schoolId: string }): Promise<Array<{ class: string; section: string; count: number }>> {
+/**
+ * Active students per class and section, in class order: the pickers and "classes with student
+ * counts". With a session: where the active students sat in that session.
+ */
+export async function classSummary(
+  db: Db,
+  { schoolId, sessionId }: { schoolId: string; sessionId?: string | undefined },
+): Promise<Array<{ class: string; section: string; count: number }>> {
+  if (sessionId) {
+    const placed = await db
+      .select({ class: studentEnrollments.className, section: studentEnrollments.section, count: count() })
+      .from(studentEnrollments)
+      .innerJoin(students, and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId)))
+      .where(and(eq(studentEnrollments.schoolId, schoolId), eq(studentEnrollments.sessionId, sessionId), eq(students.status, 'active')))
+      .groupBy(studentEnrollments.className, studentEnrollments.section)
+      .orderBy(classOrderSql(studentEnrollments.className), asc(studentEnrollments.section));
+    return placed.map((r) => ({ class: r.class, section: r.section, count: Number(r.count) }));
+  }
   const rows = await db
     .select({ class: students.className, section: students.section, count: count() })
     .from(students)

@@ -12,6 +12,7 @@ import { audit } from '../lib/audit';
 import { badRequest, conflict, HttpError, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { isUniqueViolation } from '../lib/pg-errors';
+import { requireSessionByYear } from '../fees/queries';
 import { createDefaultSession, findActiveSession } from '../sessions/queries';
 import { admissionTakenMessage } from './bulk-import';
 import { registerBulkImport } from './bulk-route';
@@ -64,9 +65,13 @@ function sectionOrThrow(raw: string) {
   return section;
 }
 
+const academicYearQuery = z.string().max(40).optional().describe('2025-2026, 2025-26 or a session id');
+
 export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, cipher } = app.deps;
+  /** The session an `academicYear` query names; none when it is absent, 400 when it names none. */
+  const sessionNamed = async (schoolId: string, year: string | undefined) => (year?.trim() ? requireSessionByYear(db, { schoolId, year }) : undefined);
 
   async function studentOr404(schoolId: string, id: string) {
     const row = isUuid(id) ? await findStudentWithFees(db, { schoolId, id }) : undefined;
@@ -83,13 +88,16 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Students in class order, section and roll number; filter by class, section, name or admission number',
         description:
           'class accepts any spelling (1st, IST, Class 1); q matches a name (contains, any case) or an admission number; status active (default), passout or all. ' +
-          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all.',
+          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all. ' +
+          'academicYear (2025-2026, 2025-26 or a session id) lists the students who sat in that session, with the class, section and roll number ' +
+          'they had in it and that class’s fees of that session; class and section then filter by that placement.',
         security,
         querystring: z.object({
           class: z.string().max(40).optional(),
           section: z.string().max(5).optional(),
           q: z.string().max(200).optional(),
           status: z.enum(['active', 'passout', 'all']).optional().default('active'),
+          academicYear: academicYearQuery,
           limit: z.coerce.number().int().min(1).max(10_000, 'limit can be at most 10000').optional().default(5000),
           offset: z.coerce.number().int().min(0).optional().default(0),
         }),
@@ -98,8 +106,10 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const q = request.query;
+      const schoolId = schoolIdOf(request);
       const { rows, total } = await listStudents(db, {
-        schoolId: schoolIdOf(request),
+        schoolId,
+        session: await sessionNamed(schoolId, q.academicYear),
         className: q.class?.trim() ? classOrThrow(q.class) : undefined,
         section: q.section?.trim() ? sectionOrThrow(q.section) : undefined,
         q: q.q?.trim() || undefined,
@@ -119,11 +129,16 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Active students per class and section, in class order (pickers, classes with student counts)',
+        description: 'academicYear (2025-2026, 2025-26 or a session id): where the active students sat in that session.',
         security,
+        querystring: z.object({ academicYear: academicYearQuery }),
         response: { 200: z.array(z.object({ class: z.string(), section: z.string(), count: z.number().int() })) },
       },
     },
-    async (request) => classSummary(db, { schoolId: schoolIdOf(request) }),
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      return classSummary(db, { schoolId, sessionId: (await sessionNamed(schoolId, request.query.academicYear))?.id });
+    },
   );
 
   app.get(

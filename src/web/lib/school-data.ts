@@ -46,8 +46,12 @@ export const SESSIONS_KEY = ['/api/academic-sessions'] as const;
 export const ACTIVE_SESSION_KEY = ['/api/academic-sessions/active'] as const;
 
 /** Students per class and section: one small row per group, never the student list itself. */
-export const classSummaryQuery = () =>
-  queryOptions({ queryKey: CLASS_SUMMARY_KEY, queryFn: () => api.get<ClassSummaryRow[]>('/api/students/class-summary') });
+/** Active students per class and section; with an academic year, where they sat in that session. */
+export const classSummaryQuery = (academicYear?: string) =>
+  queryOptions({
+    queryKey: academicYear ? [...CLASS_SUMMARY_KEY, { academicYear }] : CLASS_SUMMARY_KEY,
+    queryFn: () => api.get<ClassSummaryRow[]>(`/api/students/class-summary${academicYear ? `?${new URLSearchParams({ academicYear })}` : ''}`),
+  });
 
 export const feeStructuresQuery = () =>
   queryOptions({ queryKey: FEE_STRUCTURES_KEY, queryFn: () => api.get<FeeStructure[]>('/api/class-fee-structures') });

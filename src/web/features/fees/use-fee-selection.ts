@@ -48,15 +48,24 @@ export interface RosterStudent extends FeeStudent {
   status: string;
 }
 
-/** Students of one class and section, the same query (and cache) as the student lookup. */
-const rosterQuery = (className: string, section: string) => {
-  const filter = { class: className, section, limit: 1000 };
+/**
+ * Students of one class and section, the same query (and cache) as the student lookup; for an
+ * earlier academic year, the students who sat in that class then.
+ */
+const rosterQuery = (className: string, section: string, academicYear: string | undefined) => {
+  const filter = { class: className, section, limit: '1000', ...(academicYear ? { academicYear } : {}) };
   return {
-    queryKey: ['/api/students', filter] as const,
-    queryFn: ({ signal }: { signal: AbortSignal }) =>
-      api.get<RosterStudent[]>(`/api/students?${new URLSearchParams({ class: className, section, limit: '1000' })}`, { signal }),
+    queryKey: ['/api/students', { ...filter, limit: 1000 }] as const,
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterStudent[]>(`/api/students?${new URLSearchParams(filter)}`, { signal }),
   };
 };
+
+/** Where a student sat in an academic year (null when they were not in it). */
+async function placementIn(student: RosterStudent, academicYear: string | undefined): Promise<{ className: string; section: string } | null> {
+  const query = new URLSearchParams({ q: student.name, status: 'all', limit: '100', ...(academicYear ? { academicYear } : {}) });
+  const found = (await api.get<RosterStudent[]>(`/api/students?${query}`)).find((s) => s.id === student.id);
+  return found ? { className: found.class, section: found.section } : null;
+}
 
 /**
  * Academic year (the active session by default), class, section and roll number (operations §2,
@@ -65,11 +74,12 @@ const rosterQuery = (className: string, section: string) => {
 export function useFeeSelection() {
   const selection = useSyncExternalStore(subscribe, () => current);
   const sessions = useQuery(sessionsQuery());
-  const summary = useQuery(classSummaryQuery());
   const { academicYear, className, section, studentId } = selection;
-
   const active = sessions.data?.find((s) => s.isActive) ?? sessions.data?.[0];
   const known = sessions.data?.some((s) => s.sessionName === academicYear);
+  // the active year lists today's classes; an earlier (or later) year lists where students sat in it
+  const rosterYear = (year: string) => (active && year && year !== active.sessionName ? year : undefined);
+  const summary = useQuery(classSummaryQuery(rosterYear(academicYear)));
   useEffect(() => {
     if (active && (!academicYear || (sessions.data && !known))) setSelection({ ...current, academicYear: active.sessionName });
   }, [active, academicYear, known, sessions.data]);
@@ -90,7 +100,7 @@ export function useFeeSelection() {
     if (className && !section && sections.length === 1) setSelection({ ...current, section: sections[0]!.section, studentId: '' });
   }, [className, section, sections]);
 
-  const roster = useQuery({ ...rosterQuery(className, section), enabled: Boolean(className && section) });
+  const roster = useQuery({ ...rosterQuery(className, section, rosterYear(academicYear)), enabled: Boolean(className && section) });
   const students = useMemo(() => [...(roster.data ?? [])].sort((a, b) => a.rollNumber - b.rollNumber), [roster.data]);
   const student = students.find((s) => s.id === studentId) ?? null;
 
@@ -104,7 +114,18 @@ export function useFeeSelection() {
     student,
     loading: { sessions: sessions.isPending, classes: summary.isPending, roster: Boolean(className && section) && roster.isPending },
     errors: { sessions: sessions.error, classes: summary.error, roster: roster.error },
-    setYear: useCallback((v: string) => setSelection({ ...current, academicYear: v }), []),
+    // the chosen student stays chosen in the other year, in the class they had then
+    setYear: (v: string) => {
+      setSelection({ ...current, academicYear: v });
+      if (!student) return;
+      placementIn(student, rosterYear(v)).then(
+        (placed) => {
+          if (current.academicYear !== v || current.studentId !== student.id) return;
+          setSelection(placed ? { ...current, ...placed } : { ...current, className: '', section: '', studentId: '' });
+        },
+        () => undefined,
+      );
+    },
     setClass: useCallback((v: string) => setSelection({ ...current, className: v, section: '', studentId: '' }), []),
     setSection: useCallback((v: string) => setSelection({ ...current, section: v, studentId: '' }), []),
     setStudent: useCallback((v: string) => setSelection({ ...current, studentId: v }), []),
