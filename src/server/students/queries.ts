@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { paise, toRupeeString } from '../../domain/money';
 import { REMINDER_PREFERENCES, type CreateStudent } from '../../domain/students';
@@ -96,20 +96,17 @@ export function toStudentDto({ student: s, monthlyFee, admissionFee }: StudentWi
   };
 }
 
+/** The join to the fee structure of a class in a session, which gives a student's fees. */
+const structureOf = (schoolId: AnyColumn, className: AnyColumn, academicYear: AnyColumn | string) =>
+  and(eq(classFeeStructures.schoolId, schoolId), eq(classFeeStructures.className, className), eq(classFeeStructures.academicYear, academicYear));
+
 /** Students with the tuition and yearly fee of their class in their session (one join, no per-row reads). */
 function selectWithFees(db: Db) {
   return db
     .select({ student: students, monthlyFee: classFeeStructures.monthlyTuitionFeePaise, admissionFee: classFeeStructures.yearlyFeePaise })
     .from(students)
     .leftJoin(academicSessions, eq(academicSessions.id, students.sessionId))
-    .leftJoin(
-      classFeeStructures,
-      and(
-        eq(classFeeStructures.schoolId, students.schoolId),
-        eq(classFeeStructures.className, students.className),
-        eq(classFeeStructures.academicYear, academicSessions.name),
-      ),
-    );
+    .leftJoin(classFeeStructures, structureOf(students.schoolId, students.className, academicSessions.name));
 }
 
 export interface StudentFilter {
@@ -173,14 +170,7 @@ async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; n
     })
     .from(studentEnrollments)
     .innerJoin(students, placedIn)
-    .leftJoin(
-      classFeeStructures,
-      and(
-        eq(classFeeStructures.schoolId, studentEnrollments.schoolId),
-        eq(classFeeStructures.className, studentEnrollments.className),
-        eq(classFeeStructures.academicYear, session.name),
-      ),
-    )
+    .leftJoin(classFeeStructures, structureOf(studentEnrollments.schoolId, studentEnrollments.className, session.name))
     .where(where)
     .orderBy(classOrderSql(studentEnrollments.className), asc(studentEnrollments.section), asc(studentEnrollments.rollNumber), asc(students.name))
     .limit(f.limit)
