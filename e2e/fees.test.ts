@@ -174,6 +174,21 @@ describe.skipIf(skipReason())('fee collection', () => {
     await soon(() => toast(page, 'This exam fee cannot be modified once entered for the current academic year.').isVisible()).toBe(true);
   });
 
+  it('a class without a fee structure for the year is named, with the way to add one', async () => {
+    await addStudent(school, { name: 'Irfan Lone', class: 'Class 7' });
+    const page = await e2e.newPage();
+    await openDashboard(page, school.token, 'monthly-fees');
+    await soon(() => page.getByRole('heading', { name: 'Monthly Fee Management' }).isVisible()).toBe(true);
+    await page.getByLabel('Class', { exact: true }).selectOption('Class 7');
+    await page.getByLabel('Roll Number', { exact: true }).selectOption({ label: '1 - Irfan Lone' });
+    const missing = page.getByRole('alert').filter({ hasText: 'Fee Structure Missing for Class 7' });
+    await soon(() => missing.isVisible()).toBe(true);
+    expect(await missing.textContent()).toContain(`No fee structure is set up for Class 7 for ${school.session.sessionName}.`);
+    expect(await page.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
+    await missing.getByRole('button', { name: 'Go to Fee Structure' }).click();
+    await soon(() => page.getByRole('heading', { name: 'Fee Structure (1 class)' }).isVisible()).toBe(true);
+  });
+
   it('rolling the school into a new session carries the balance, which is then collected', async () => {
     const next = `${Number(school.session.sessionName.slice(0, 4)) + 1}-${Number(school.session.sessionName.slice(5)) + 1}`;
     const startYear = Number(next.slice(0, 4));

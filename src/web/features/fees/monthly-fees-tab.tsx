@@ -8,9 +8,8 @@ import { indiaToday } from '@/web/components/fees/fee-student';
 import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
-import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
-import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
@@ -27,6 +26,7 @@ import { SchoolAdminOnly } from './school-admin-only';
 import { NoStudent } from './no-student';
 import { StudentPicker } from './student-picker';
 import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
+import { StructureMissingAlert } from './structure-missing-alert';
 import { useErrorToast } from './use-error-toast';
 import { useFeeSelection } from './use-fee-selection';
 import { useMonthlyDraft } from './use-monthly-draft';
@@ -75,7 +75,6 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
   const session = state.session!;
   const academicYear = session.sessionName;
   const today = indiaToday();
-  const goToTab = useGoToDashboardTab();
 
   const entries = useQuery(monthlyEntriesQuery(student.id, academicYear));
   const structures = useQuery(feeStructuresQuery());
@@ -175,17 +174,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
 
   return (
     <div className="grid gap-4" onKeyDown={onKeyDown}>
-      {structureMissing ? (
-        <Alert variant="destructive">
-          <AlertTitle>{feeStructureMissing(student.class, academicYear).title}</AlertTitle>
-          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-            <span>{feeStructureMissing(student.class, academicYear).description}</span>
-            <Button size="sm" variant="outline" onClick={() => goToTab('fee-structure')}>
-              Go to Fee Structure
-            </Button>
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      {structureMissing ? <StructureMissingAlert className={student.class} academicYear={academicYear} /> : null}
       {!ownSession ? (
         <Alert variant="info">
           <AlertDescription>

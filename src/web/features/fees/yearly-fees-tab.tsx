@@ -7,9 +7,8 @@ import { indiaToday } from '@/web/components/fees/fee-student';
 import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
-import { feeStructureMissing, useGoToDashboardTab } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
-import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -24,6 +23,7 @@ import { useSaveYearly, yearlyEntryQuery, type FeeStructureAmounts, type YearlyE
 import { NoStudent } from './no-student';
 import { StudentPicker } from './student-picker';
 import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
+import { StructureMissingAlert } from './structure-missing-alert';
 import { useErrorToast } from './use-error-toast';
 import { useFeeSelection } from './use-fee-selection';
 
@@ -73,7 +73,6 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   const session = state.session!;
   const academicYear = session.sessionName;
   const today = indiaToday();
-  const goToTab = useGoToDashboardTab();
   const entry = useQuery(yearlyEntryQuery(student.id, academicYear));
   const receipts = useQuery(studentReceiptsQuery(student.id));
   useErrorToast(entry.error, 'Failed to fetch yearly entries');
@@ -172,17 +171,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   const loaded = entry.data;
   return (
     <div className="grid gap-4" onKeyDown={onKeyDown}>
-      {structureMissing ? (
-        <Alert variant="destructive">
-          <AlertTitle>{feeStructureMissing(student.class, academicYear).title}</AlertTitle>
-          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-            <span>{feeStructureMissing(student.class, academicYear).description}</span>
-            <Button size="sm" variant="outline" onClick={() => goToTab('fee-structure')}>
-              Go to Fee Structure
-            </Button>
-          </AlertDescription>
-        </Alert>
-      ) : null}
+      {structureMissing ? <StructureMissingAlert className={student.class} academicYear={academicYear} /> : null}
       {!ownSession ? (
         <Alert variant="info">
           <AlertDescription>
