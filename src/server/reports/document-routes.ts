@@ -6,11 +6,11 @@ import { REPORT_TITLES, reportDocumentSchema, type ReportDocument, type ReportKi
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
+import { dataVersionKey, FigureCache } from '../stats/versions';
 import { documentCsv, documentXlsx } from './document-exports';
 import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
 import { schoolNameOf } from './financial-routes';
 import { dayBookReport, incomeExpenseReport } from './money-reports';
-import { dataVersionKey, FigureCache } from '../stats/versions';
 import type { ReportContext } from './report-context';
 
 const tags = ['reports'];
