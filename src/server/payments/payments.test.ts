@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCache } from '../auth/session-cache';
+import { schools } from '../db/schema';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { RazorpayProvider, SandboxProvider, signPayment } from './provider';
 
@@ -99,6 +102,23 @@ describe('subscription payments through the sandbox provider', () => {
     } finally {
       ctx.clock.advanceDays(-6);
     }
+  });
+
+  it('lets a signed-in office write again the moment its renewal is paid, on the same session', async () => {
+    const school = await signUpSchool(ctx);
+    const info = { name: 'Renewed School', phone: '', address: '', schoolCode: 'RENEW1' };
+    expect((await school.api.put('/api/schools/update-info', info)).statusCode).toBe(200);
+    // the trial ends while the office is signed in (written directly: the remembered check is told)
+    await ctx.database.db.update(schools).set({ trialEndsAt: new Date(ctx.clock.now().getTime() - 60_000) }).where(eq(schools.id, school.schoolId));
+    sessionCache.forgetSchool(school.schoolId);
+    expect((await school.api.put('/api/schools/update-info', info)).statusCode).toBe(402);
+    const quick = client(ctx.app, (await client(ctx.app).post('/api/auth/quick-login', { schoolId: school.schoolId })).json().token);
+    const order = (await quick.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
+    const paid = (await quick.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();
+    expect((await quick.post('/api/payments/verify-subscription', paid)).statusCode).toBe(200);
+    const write = await school.api.put('/api/schools/update-info', info);
+    expect(write.statusCode).toBe(200);
+    expect(write.json().school.name).toBe('Renewed School');
   });
 
   it("never lets one school verify or pay another school's order", async () => {
