@@ -3,6 +3,7 @@ import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -78,14 +79,7 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
   }
   if (status.isError) {
     return (
-      <Alert variant="destructive">
-        <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-          <span>{status.error.message}</span>
-          <Button size="sm" variant="outline" onClick={() => status.refetch()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
+      <LoadFailedAlert message={status.error.message} onRetry={() => status.refetch()} />
     );
   }
   const data = status.data;

@@ -9,6 +9,7 @@ import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsM
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { toast } from '@/web/components/toaster';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -225,14 +226,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
               <Spinner className="size-6" label="Loading monthly fees" />
             </div>
           ) : entries.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-                <span>Failed to fetch monthly entries: {entries.error.message}</span>
-                <Button size="sm" variant="outline" onClick={() => entries.refetch()}>
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+            <LoadFailedAlert message={`Failed to fetch monthly entries: ${entries.error.message}`} onRetry={() => entries.refetch()} />
           ) : (
             <MonthlyGrid
               months={months}

@@ -8,9 +8,9 @@ import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsM
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { toast } from '@/web/components/toaster';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
-import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Spinner } from '@/web/components/ui/spinner';
@@ -157,14 +157,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   }
   if (entry.isError) {
     return (
-      <Alert variant="destructive">
-        <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-          <span>Failed to fetch yearly entries: {entry.error.message}</span>
-          <Button size="sm" variant="outline" onClick={() => entry.refetch()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
+      <LoadFailedAlert message={`Failed to fetch yearly entries: ${entry.error.message}`} onRetry={() => entry.refetch()} />
     );
   }
 

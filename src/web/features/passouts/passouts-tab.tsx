@@ -5,6 +5,7 @@ import { formatINR, paise, parseRupees } from '@/domain/money';
 import type { FeeStudent } from '@/web/components/fees/fee-student';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { toast } from '@/web/components/toaster';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -105,14 +106,7 @@ export function PassoutsTab() {
           <Spinner className="size-6" label="Loading passouts" />
         </div>
       ) : passouts.isError ? (
-        <Alert variant="destructive">
-          <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-            <span>Failed to fetch passouts: {passouts.error.message}</span>
-            <Button size="sm" variant="outline" onClick={() => passouts.refetch()}>
-              Try again
-            </Button>
-          </AlertDescription>
-        </Alert>
+        <LoadFailedAlert message={`Failed to fetch passouts: ${passouts.error.message}`} onRetry={() => passouts.refetch()} />
       ) : all.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-2 py-10 text-center sm:py-12">

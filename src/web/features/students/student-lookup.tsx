@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { SearchIcon, UsersIcon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { compareClasses } from '@/domain/classes';
-import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { Spinner } from '@/web/components/ui/spinner';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { classSummaryQuery, studentsQuery, type Student } from './api';
 import { StudentRecord } from './student-record';
 
@@ -76,14 +76,7 @@ export function StudentLookup({
   }
   if (summary.isError) {
     return (
-      <Alert variant="destructive">
-        <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-          <span>Failed to fetch students: {summary.error.message}</span>
-          <Button size="sm" variant="outline" onClick={() => summary.refetch()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
+      <LoadFailedAlert message={`Failed to fetch students: ${summary.error.message}`} onRetry={() => summary.refetch()} />
     );
   }
   if (total === 0) {
