@@ -30,6 +30,7 @@ import { feeRoutes } from './fees/routes';
 import { passoutRoutes } from './passouts/routes';
 import { resultRoutes } from './results/routes';
 import { sessionRoutes } from './sessions/routes';
+import { sessionStartRoutes } from './sessions/start-routes';
 import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
 import { registerDataVersions } from './stats/versions';
@@ -140,6 +141,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(adminRoutes);
   await app.register(paymentRoutes);
   await app.register(sessionRoutes);
+  await app.register(sessionStartRoutes);
   await app.register(studentRoutes);
   await app.register(feeStructureRoutes);
   await app.register(resultRoutes);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { formatReceiptNumber, type FeeHead, type PaymentDetails, type ReceiptPrefix } from '../../domain/ledger';
 import { findOverpayment, overpaymentMessage, type SessionAccount } from '../../domain/fees';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { academicSessions, receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { indiaDate } from '../../domain/sessions';
 import { audit } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
@@ -88,7 +89,8 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
   assertWithinDues(input);
   const total = paise(input.lines.reduce((s, l) => s + l.amount, 0));
   const receivedBy = await receivedByName(tx, request, input.details.receivedBy);
-  const academicYear = input.session.name;
+  const numbering = await numberingSession(tx, input);
+  const academicYear = numbering.name;
   const [counter] = await tx
     .insert(receiptCounters)
     .values({ schoolId: input.schoolId, prefix: input.prefix, academicYear, lastNumber: 1 })
@@ -108,7 +110,7 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       sequence,
       source: input.source,
       studentId: input.student.id,
-      sessionId: input.session.id,
+      sessionId: numbering.id,
       studentName: input.student.name,
       className: input.placement.className,
       section: input.placement.section,
@@ -162,6 +164,23 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
     },
   });
   return full;
+}
+
+/**
+ * The session a receipt is numbered in: the one its fees belong to, unless that session has not
+ * begun on the day of payment (fees paid in March for a session started early): then the session
+ * running that day, so no receipt carries the number series of a year that has not begun.
+ */
+async function numberingSession(tx: Db, input: NewReceipt): Promise<SessionRow> {
+  const day = indiaDate(input.receivedAt);
+  if (input.session.startDate <= day) return input.session;
+  const [running] = await tx
+    .select()
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, input.schoolId), lte(academicSessions.startDate, day), gte(academicSessions.endDate, day)))
+    .orderBy(desc(academicSessions.startDate))
+    .limit(1);
+  return running ?? input.session;
 }
 
 /**
