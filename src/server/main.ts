@@ -3,13 +3,15 @@ import { buildApp } from './app';
 import { systemClock } from './clock';
 import { ConfigError, loadConfig } from './config';
 import { openAppDatabase } from './db/client';
+import { DataDirInUseError } from './db/data-dir-lock';
+import { dataDirTexts } from './db/messages';
 import { createMailer } from './mail/create';
 import { seedPlans } from './plans/queries';
 import { buildWebIfStale } from './web/static';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openAppDatabase(config);
+  const database = await openAppDatabase(config, { holder: dataDirTexts.serverHolder, dailyBackups: true });
   await seedPlans(database.db);
   if (config.admin) {
     const result = await ensureMasterAdmin(database.db, { ...config.admin, now: systemClock.now() });
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     console.error(error.message);
   } else {
     console.error(error);
