@@ -149,13 +149,14 @@ export function startDailyBackups(
   options: { now?: () => Date; checkEveryMs?: number; firstCheckMs?: number; log?: (line: string) => void } = {},
 ): BackupSchedule {
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => console.log(line));
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const check = () => {
     if (stopped) return;
-    running = backupIfDue(client, dataDir, now()).catch((error: unknown) =>
-      log(dataDirTexts.dailyBackupFailed(error instanceof Error ? error.message : String(error))),
+    running = backupIfDue(client, dataDir, now()).then(
+      (file) => file && log(dataDirTexts.dailyBackupWritten(file)),
+      (error: unknown) => log(dataDirTexts.dailyBackupFailed(error instanceof Error ? error.message : String(error))),
     );
   };
   const first = setTimeout(check, options.firstCheckMs ?? 60_000);

@@ -252,11 +252,19 @@ describe('backups of the embedded database', () => {
 
       // the timer: a check soon after start finds the backup due (a day and more later)
       let now = new Date('2026-04-11T02:30:00Z');
-      const schedule = startDailyBackups(client, dataDir, { now: () => now, firstCheckMs: 0, checkEveryMs: 60_000 });
-      await expect.poll(() => listBackups(dataDir).length, { timeout: 15_000 }).toBe(2);
+      const logged: string[] = [];
+      const schedule = startDailyBackups(client, dataDir, {
+        now: () => now,
+        firstCheckMs: 0,
+        checkEveryMs: 60_000,
+        log: (line) => logged.push(line),
+      });
+      await expect.poll(() => logged.length, { timeout: 15_000 }).toBe(1);
       now = new Date('2026-04-11T03:30:00Z');
       await schedule.stop();
-      expect(listBackups(dataDir).map((b) => path.basename(b.file))).toEqual(['ledger-20260411-023000.tar.gz', 'ledger-20260410-020000.tar.gz']);
+      const newest = path.join(dataDir, 'backups', 'ledger-20260411-023000.tar.gz');
+      expect(logged).toEqual([dataDirTexts.dailyBackupWritten(newest)]);
+      expect(listBackups(dataDir).map((b) => b.file)).toEqual([newest, path.join(dataDir, 'backups', 'ledger-20260410-020000.tar.gz')]);
     } finally {
       await database.close();
     }

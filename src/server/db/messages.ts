@@ -38,6 +38,8 @@ export const dataDirTexts = {
 
   backupBeforeMigration: (file: string): string => `Backup before upgrading the database: ${file}`,
 
+  dailyBackupWritten: (file: string): string => `Daily backup written: ${file}`,
+
   dailyBackupFailed: (message: string): string => `The daily backup failed: ${message}`,
 
   restoreUsage: 'Usage: npm run restore -- data/backups/ledger-20260410-053000.tar.gz',
