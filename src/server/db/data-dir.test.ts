@@ -17,6 +17,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'ledger-datadir-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+// each of these opens PGlite on disk a few times (an initdb takes seconds on a busy machine)
+const slow = 120_000;
+
 let dirs = 0;
 function emptyDataDir(): string {
   const dir = path.join(scratch, `data-${++dirs}`);
@@ -82,7 +85,7 @@ async function everyRow(db: Db): Promise<Record<string, string[]>> {
 }
 
 describe('one program at a time on DATA_DIR', () => {
-  it('npm run seed:demo while the server is up is refused, naming the server, instead of damaging the database', async () => {
+  it('npm run seed:demo while the server is up is refused, naming the server, instead of damaging the database', { timeout: slow }, async () => {
     const dataDir = await migratedDataDir();
     const server = await openAppDatabase({ dataDir }, { holder: dataDirTexts.serverHolder });
     try {
@@ -142,7 +145,7 @@ describe('one program at a time on DATA_DIR', () => {
 });
 
 describe('backups of the embedded database', () => {
-  it('a backup restored into a fresh directory gives the same rows in every table', async () => {
+  it('a backup restored into a fresh directory gives the same rows in every table', { timeout: slow }, async () => {
     const dataDir = await migratedDataDir();
     const database = await openAppDatabase({ dataDir }, { holder: dataDirTexts.serverHolder });
     const ctx = await createTestApp({ database });
@@ -174,7 +177,7 @@ describe('backups of the embedded database', () => {
     }
   });
 
-  it('an existing database is backed up before pending migrations run, and only then', async () => {
+  it('an existing database is backed up before pending migrations run, and only then', { timeout: slow }, async () => {
     // a release older by one migration: the same folder without its newest entry
     const older = path.join(scratch, 'older-migrations');
     mkdirSync(path.join(older, 'meta'), { recursive: true });
@@ -241,7 +244,7 @@ describe('backups of the embedded database', () => {
     expect(listBackups(dataDir).map((b) => path.basename(b.file))).toEqual(['ledger-20260409-020000.tar.gz']);
   });
 
-  it('the running server takes a backup when the newest is a day old, and not sooner', async () => {
+  it('the running server takes a backup when the newest is a day old, and not sooner', { timeout: slow }, async () => {
     const dataDir = await migratedDataDir();
     const database = await openAppDatabase({ dataDir }, { holder: dataDirTexts.serverHolder });
     try {
@@ -279,7 +282,7 @@ describe('npm run restore', () => {
     return { dataDir, file, database };
   }
 
-  it('is refused while the server runs, then keeps the replaced database aside', async () => {
+  it('is refused while the server runs, then keeps the replaced database aside', { timeout: slow }, async () => {
     const { dataDir, file, database } = await withOneBackup();
     // written after the backup: gone from the restored database, still in the one kept aside
     await database.db.execute(
@@ -303,7 +306,7 @@ describe('npm run restore', () => {
     expect(kept.rows).toEqual([{ name: 'Made after the backup' }]);
   });
 
-  it('a file that does not open is refused and the current database is left as it was', async () => {
+  it('a file that does not open is refused and the current database is left as it was', { timeout: slow }, async () => {
     const { dataDir, database } = await withOneBackup();
     await database.close();
     const bad = path.join(scratch, 'not-a-backup.tar.gz');
