@@ -35,7 +35,7 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ APP_URL: 'https://fees.example.in/', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) }).appUrl).toBe('https://fees.example.in');
   });
 
-  it('production without Razorpay keys refuses to start unless PAYMENTS_PROVIDER=sandbox is set explicitly', () => {
+  it('production without Razorpay keys silently uses the sandbox: now it refuses to start unless PAYMENTS_PROVIDER=sandbox is set explicitly', () => {
     const live = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) };
     let message = '';
     try {

@@ -162,4 +162,20 @@ describe('the Razorpay provider', () => {
     expect(provider.verifyPayment('order_Rz123', 'pay_1', signPayment('secret_xyz', 'order_Rz123', 'pay_1'))).toBe(true);
     expect(provider.verifyPayment('order_Rz123', 'pay_1', signPayment('other', 'order_Rz123', 'pay_1'))).toBe(false);
   });
+
+  it('production without Razorpay keys silently used the sandbox: with Razorpay configured the sandbox checkout is an unknown route (404) and nothing says test mode', async () => {
+    const live = await createTestApp({ env: { RAZORPAY_KEY_ID: 'rzp_test_abc123', RAZORPAY_KEY_SECRET: 'secret_xyz_123' } });
+    try {
+      const school = await signUpSchool(live);
+      const res = await school.api.post('/api/payments/sandbox/checkout', { orderId: 'order_anything' });
+      expect(res.statusCode).toBe(404);
+      expect((await client(live.app).post('/api/payments/sandbox/checkout', { orderId: 'x' })).statusCode).toBe(404);
+      expect((await school.api.get('/api/payments/subscription-quotes')).json()).toMatchObject({ provider: 'razorpay', testMode: false });
+    } finally {
+      await live.close();
+    }
+    // the sandbox says so wherever it is active
+    const school = await signUpSchool(ctx);
+    expect((await school.api.get('/api/payments/subscription-quotes')).json()).toMatchObject({ provider: 'sandbox', testMode: true });
+  });
 });
