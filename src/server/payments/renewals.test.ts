@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schools, subscriptionPayments } from '../db/schema';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { QUOTE_NO_LONGER_HOLDS } from './messages';
+import type { SandboxProvider } from './provider';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -129,8 +130,7 @@ describe('renewals never take away what was paid (ruling 28)', () => {
     const paidA = (await school.api.post('/api/payments/sandbox/checkout', { orderId: a!.json().orderId })).json();
     expect((await school.api.post('/api/payments/verify-subscription', paidA)).statusCode).toBe(200);
     const end = (await school.api.get('/api/auth/me')).json().school.planEndDate;
-    const { SandboxProvider } = await import('./provider');
-    const sandbox = ctx.app.deps.payments as InstanceType<typeof SandboxProvider>;
+    const sandbox = ctx.app.deps.payments as SandboxProvider;
     const paidB = sandbox.pay(b!.json().orderId);
     const body = JSON.stringify({ event: 'payment.captured', payload: { payment: { entity: { id: paidB.razorpay_payment_id, order_id: paidB.razorpay_order_id } } } });
     const hook = await ctx.app.inject({
