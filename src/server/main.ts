@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: '0.0.0.0' });
   console.log(
-    `School Ledger is running on ${config.appUrl} (database: ${database.kind === 'pglite' ? `embedded, in ${config.dataDir}/db` : 'PostgreSQL'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}).`,
+    `School Ledger is running on ${config.appUrl} (database: ${database.kind === 'pglite' ? `embedded, in ${config.dataDir}/db` : 'PostgreSQL'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}; payments: ${config.paymentsProvider === 'razorpay' ? 'Razorpay' : 'sandbox, test payments only'}).`,
   );
 }
 
