@@ -48,7 +48,6 @@ export const resetPasswordFormSchema = z
 
 export const tokenSchema = z.object({ token: z.string().min(1, 'Token is required').max(2000) });
 export const rememberLoginSchema = z.object({ rememberToken: z.string().min(1, 'Remember token is required').max(2000) });
-export const quickLoginSchema = z.object({ schoolId: z.string().uuid('Invalid school') });
 
 /** Settings: a new password must be strong (operations §5). */
 export const strongPassword = z

@@ -50,8 +50,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { now?: Date; env?: Record<string, string> } = {}): Promise<TestContext> {
-  const database = await openTestDatabase();
+export async function createTestApp(
+  options: { now?: Date; env?: Record<string, string>; /** an app on this database instead of a fresh copy */ database?: Database } = {},
+): Promise<TestContext> {
+  const database = options.database ?? (await openTestDatabase());
   const smtp = await startTestSmtp();
   const clock = new MovableClock(options.now ?? new Date('2026-04-10T05:30:00.000Z'));
   const config = loadConfig({
