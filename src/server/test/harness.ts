@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
 import { MovableClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { openPglite, openPostgres, type Database } from '../db/client';
@@ -47,10 +47,14 @@ export interface TestContext {
   clock: MovableClock;
   config: Config;
   smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+  /** sends every mail due now (by the app clock) and resolves once they are through */
+  flushMail(): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { now?: Date; env?: Record<string, string> } = {}): Promise<TestContext> {
+export async function createTestApp(
+  options: { now?: Date; env?: Record<string, string>; mailWorker?: BuildOptions['mailWorker'] } = {},
+): Promise<TestContext> {
   const database = await openTestDatabase();
   const smtp = await startTestSmtp();
   const clock = new MovableClock(options.now ?? new Date('2026-04-10T05:30:00.000Z'));
@@ -68,7 +72,9 @@ export async function createTestApp(options: { now?: Date; env?: Record<string, 
     dbKind: database.kind,
     config,
     clock,
-    mailer: createSmtpMailer(smtp.url, config.mailFrom),
+    // short SMTP timeouts: a test that hangs the server should see the attempt fail within seconds
+    mailer: createSmtpMailer(smtp.url, config.mailFrom, { connectMs: 2_000, greetingMs: 2_000, socketMs: 2_000 }),
+    ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
   });
   await app.ready();
   return {
@@ -77,6 +83,7 @@ export async function createTestApp(options: { now?: Date; env?: Record<string, 
     clock,
     config,
     smtp,
+    flushMail: () => app.mailWorker.runOnce(),
     async close() {
       await app.close();
       await smtp.close();
