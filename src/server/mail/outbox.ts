@@ -233,7 +233,7 @@ export class MailWorker {
   private async sendWithTimeout(message: MailMessage): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`sending took longer than ${Math.round(this.sendTimeoutMs / 1000)} s`)), this.sendTimeoutMs);
+      timer = setTimeout(() => reject(new Error(`sending took longer than ${this.sendTimeoutMs / 1000} s`)), this.sendTimeoutMs);
     });
     try {
       await Promise.race([this.mailer.send(message), timeout]);

@@ -7,7 +7,7 @@ import { buildApp, type BuildOptions } from '../app';
 import { MovableClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { openPglite, openPostgres, type Database } from '../db/client';
-import { createSmtpMailer } from '../mail/mailer';
+import { createSmtpMailer, DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from '../mail/mailer';
 import { withDatabase } from './global-setup';
 import { startTestSmtp } from './smtp';
 
@@ -53,7 +53,7 @@ export interface TestContext {
 }
 
 export async function createTestApp(
-  options: { now?: Date; env?: Record<string, string>; mailWorker?: BuildOptions['mailWorker'] } = {},
+  options: { now?: Date; env?: Record<string, string>; mailWorker?: BuildOptions['mailWorker']; smtpTimeouts?: SmtpTimeouts } = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase();
   const smtp = await startTestSmtp();
@@ -72,8 +72,7 @@ export async function createTestApp(
     dbKind: database.kind,
     config,
     clock,
-    // short SMTP timeouts: a test that hangs the server should see the attempt fail within seconds
-    mailer: createSmtpMailer(smtp.url, config.mailFrom, { connectMs: 2_000, greetingMs: 2_000, socketMs: 2_000 }),
+    mailer: createSmtpMailer(smtp.url, config.mailFrom, options.smtpTimeouts ?? DEFAULT_SMTP_TIMEOUTS),
     ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
   });
   await app.ready();
@@ -135,6 +134,7 @@ export async function signUpSchool(
     selectedPlan: overrides.selectedPlan ?? 'standard',
   });
   if (reg.statusCode !== 201) throw new Error(`registration failed: ${reg.statusCode} ${reg.body}`);
+  await ctx.flushMail(); // also when the test drives the mail worker by hand
   const mail = await ctx.smtp.waitFor(email, /Confirm/);
   const token = new URL(mail.links[0]!).searchParams.get('token')!;
   const confirm = await api.post('/api/auth/confirm-email', { token });

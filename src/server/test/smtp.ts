@@ -29,7 +29,8 @@ export async function startTestSmtp() {
     logger: false,
     onMailFrom(_address, _session, callback) {
       if (hanging) {
-        hung.push(() => callback());
+        // a server that comes back does not resume the sessions it dropped
+        hung.push(() => callback(Object.assign(new Error('Service restarted'), { responseCode: 421 })));
         return;
       }
       if (refusal) {
