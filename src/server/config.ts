@@ -25,6 +25,7 @@ const envSchema = z
     RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'RAZORPAY_KEY_ID must look like rzp_test_… or rzp_live_…').optional(),
     RAZORPAY_KEY_SECRET: z.string().min(8, 'RAZORPAY_KEY_SECRET looks too short').optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'RAZORPAY_WEBHOOK_SECRET looks too short').optional(),
+    SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -56,6 +57,8 @@ export interface Config {
    * hand out reset links to anyone who asks.
    */
   revealResetTokens: boolean;
+  /** build (when stale) and serve the web app; false runs the API alone */
+  serveWeb: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
+    serveWeb: e.SERVE_WEB === 'true',
   };
 }
 
