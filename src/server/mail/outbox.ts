@@ -243,8 +243,9 @@ export class MailWorker {
   }
 }
 
+/** The error as kept and shown: SMTP replies often quote the recipient, so addresses are masked. */
 function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = (error instanceof Error ? error.message : String(error)).replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, maskEmail);
   return text.length > 500 ? `${text.slice(0, 499)}…` : text;
 }
 
