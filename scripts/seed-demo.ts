@@ -46,6 +46,8 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
+  // the demo's mail (its confirmation) goes to the outbox folder now, not later through a real server's SMTP
+  await app.mailWorker.runOnce();
   await app.close();
   await database.close();
 }

@@ -28,6 +28,7 @@ const envSchema = z
     PAYMENTS_PROVIDER: z
       .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
       .optional(),
+    SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -71,6 +72,8 @@ export interface Config {
    * hand out reset links to anyone who asks.
    */
   revealResetTokens: boolean;
+  /** build (when stale) and serve the web app; false runs the API alone */
+  serveWeb: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
+    serveWeb: e.SERVE_WEB === 'true',
   };
 }
 

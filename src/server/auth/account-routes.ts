@@ -16,6 +16,7 @@ import { schools, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, unauthorized } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
+import { queueMail } from '../mail/outbox';
 import { confirmationMail, resetMail } from '../mail/templates';
 import { createDefaultSession } from '../sessions/queries';
 import { requireUser } from './context';
@@ -34,7 +35,7 @@ export const CONFIRM_INVALID = 'This confirmation link is invalid or has already
 
 export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, mailer, config } = app.deps;
+  const { db, clock, config } = app.deps;
 
   app.post(
     '/api/school-registration',
@@ -51,9 +52,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const now = clock.now();
       if (await findUserByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
       const passwordHash = await hashPassword(input.password);
-      let token: string;
       try {
-        token = await db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           const [school] = await tx
             .insert(schools)
             .values({
@@ -79,14 +79,14 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
             })
             .returning();
           await createDefaultSession(tx, { schoolId: school!.id, today: indiaDate(now) });
-          return issueMailToken(tx, { userId: user!.id, schoolId: school!.id, purpose: 'confirm_email', now });
+          const token = await issueMailToken(tx, { userId: user!.id, schoolId: school!.id, purpose: 'confirm_email', now });
+          const link = `${config.appUrl}/confirm-email?token=${encodeURIComponent(token)}`;
+          await queueMail(tx, { ...confirmationMail(input.email, input.schoolName, link), kind: 'confirm-email', schoolId: school!.id, now });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
         throw error;
       }
-      const link = `${config.appUrl}/confirm-email?token=${encodeURIComponent(token)}`;
-      await sendOrLog(() => mailer.send(confirmationMail(input.email, input.schoolName, link)), request.log);
       reply.status(201);
       return { message: REGISTERED_MESSAGE };
     },
@@ -136,9 +136,12 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const now = clock.now();
       const user = await findUserByEmail(db, request.body.email);
       if (user && !user.emailConfirmedAt && user.schoolId) {
-        const token = await issueMailToken(db, { userId: user.id, schoolId: user.schoolId, purpose: 'confirm_email', now });
-        const link = `${config.appUrl}/confirm-email?token=${encodeURIComponent(token)}`;
-        await sendOrLog(() => mailer.send(confirmationMail(user.email, user.username, link)), request.log);
+        const schoolId = user.schoolId;
+        await db.transaction(async (tx) => {
+          const token = await issueMailToken(tx, { userId: user.id, schoolId, purpose: 'confirm_email', now });
+          const link = `${config.appUrl}/confirm-email?token=${encodeURIComponent(token)}`;
+          await queueMail(tx, { ...confirmationMail(user.email, user.username, link), kind: 'confirm-email', schoolId, now });
+        });
       }
       return { message: 'If that address is waiting for confirmation, we have sent a new confirmation link.' };
     },
@@ -160,9 +163,12 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const now = clock.now();
       const user = await findUserByEmail(db, request.body.email);
       if (!user) return { message: FORGOT_MESSAGE };
-      const token = await issueMailToken(db, { userId: user.id, schoolId: user.schoolId, purpose: 'reset_password', now });
-      const resetUrl = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      await sendOrLog(() => mailer.send(resetMail(user.email, resetUrl)), request.log);
+      const { token, resetUrl } = await db.transaction(async (tx) => {
+        const issued = await issueMailToken(tx, { userId: user.id, schoolId: user.schoolId, purpose: 'reset_password', now });
+        const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(issued)}`;
+        await queueMail(tx, { ...resetMail(user.email, url), kind: 'reset-password', schoolId: user.schoolId, now });
+        return { token: issued, resetUrl: url };
+      });
       // development without a mail server only: the page shows the link so a newcomer can reset
       return config.revealResetTokens ? { message: FORGOT_MESSAGE, resetToken: token, resetUrl } : { message: FORGOT_MESSAGE };
     },
@@ -273,13 +279,3 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 }
-
-/** A mail that cannot be sent must not undo a registration: it is logged, and can be sent again. */
-async function sendOrLog(send: () => Promise<void>, log: { error: (obj: object, msg: string) => void }): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    log.error({ err: error }, 'mail could not be sent');
-  }
-}
-
