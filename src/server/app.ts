@@ -3,12 +3,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes';
 import { registerAuthContext } from './auth/context';
 import { authRoutes } from './auth/routes';
@@ -19,6 +14,8 @@ import type { Config } from './config';
 import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
 import { apiNotFound, registerErrorHandler } from './lib/errors';
+import { errorForLog, requestForLog } from './lib/log';
+import { validatorCompiler } from './lib/validation';
 import type { Mailer } from './mail/mailer';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
@@ -72,9 +69,16 @@ export interface BuildOptions {
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
 const PAYMENT_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 
+/** Whatever logger is asked for writes requests without query strings and errors without SQL parameters. */
+function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = typeof logger === 'object' ? logger : {};
+  return { ...base, serializers: { ...base.serializers, req: requestForLog as never, err: errorForLog } };
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withSafeSerializers(options.logger),
     bodyLimit: 12 * 1024 * 1024,
     trustProxy: true,
     ajv: undefined,

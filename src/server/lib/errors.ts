@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { CONTROL_CHARACTER_MESSAGE } from '../../domain/text';
+import { isInvalidText } from './pg-errors';
 
 /**
  * An error whose message is safe to show to a person. Anything else that reaches the handler is
@@ -40,6 +42,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
       return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+    }
+    // a last line behind the validator of every route (lib/validation.ts): text the database cannot store
+    if (isInvalidText(error)) {
+      return reply.status(400).send({ error: `Text ${CONTROL_CHARACTER_MESSAGE}` });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

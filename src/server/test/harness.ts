@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
@@ -50,7 +50,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { now?: Date; env?: Record<string, string> } = {}): Promise<TestContext> {
+export async function createTestApp(
+  options: { now?: Date; env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestContext> {
   const database = await openTestDatabase();
   const smtp = await startTestSmtp();
   const clock = new MovableClock(options.now ?? new Date('2026-04-10T05:30:00.000Z'));
@@ -69,6 +71,7 @@ export async function createTestApp(options: { now?: Date; env?: Record<string, 
     config,
     clock,
     mailer: createSmtpMailer(smtp.url, config.mailFrom),
+    logger: options.logger,
   });
   await app.ready();
   return {
