@@ -69,6 +69,11 @@ export interface BuildOptions {
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
 const PAYMENT_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 
+/** A hop count trusts that many proxies nearest the app; a list trusts those addresses and networks. */
+function trustedProxies(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 /** Whatever logger is asked for writes requests without query strings and errors without SQL parameters. */
 function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
@@ -80,7 +85,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
     bodyLimit: 12 * 1024 * 1024,
-    trustProxy: true,
+    // off unless TRUST_PROXY names the proxies: otherwise anyone could choose the address they are recorded under
+    trustProxy: trustedProxies(options.config.trustProxy),
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
