@@ -13,8 +13,9 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
-import { apiNotFound, registerErrorHandler } from './lib/errors';
+import { apiNotFound, BODY_LIMIT_BYTES, registerErrorHandler } from './lib/errors';
 import { errorForLog, requestForLog } from './lib/log';
+import { registerNoStore } from './lib/no-store';
 import { validatorCompiler } from './lib/validation';
 import type { Mailer } from './mail/mailer';
 import { createPaymentProvider } from './payments/create';
@@ -84,7 +85,8 @@ function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifySer
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
-    bodyLimit: 12 * 1024 * 1024,
+    // larger only where a route says so (the bulk student import)
+    bodyLimit: BODY_LIMIT_BYTES,
     // off unless TRUST_PROXY names the proxies: otherwise anyone could choose the address they are recorded under
     trustProxy: trustedProxies(options.config.trustProxy),
     ajv: undefined,
@@ -142,6 +144,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   registerAuthContext(app);
+  registerNoStore(app);
   registerDataVersions(app);
 
   await app.register(authRoutes);

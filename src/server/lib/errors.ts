@@ -25,6 +25,10 @@ export const forbidden = (message: string, extra?: Record<string, unknown>) => n
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
 
+/** The largest request body of any route but the bulk student import (which has its own). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_TOO_LARGE = 'The request is larger than 1 MB. Send less at a time.';
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
@@ -53,7 +57,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
           ? 'The request body is not valid JSON'
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'The request is too large'
+            ? BODY_TOO_LARGE
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
               ? 'Unsupported content type'
               : status === 429
