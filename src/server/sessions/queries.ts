@@ -1,6 +1,6 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { aprilToMarchSession, normaliseAcademicYear } from '../../domain/sessions';
+import { aprilToMarchSession, normaliseAcademicYear, sessionOverlapMessage } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { academicSessions } from '../db/schema';
 import { conflict } from '../lib/errors';
@@ -86,7 +86,8 @@ export interface NewSession {
 
 /**
  * Creates a session inside the caller's transaction; an active one first deactivates the others
- * (exactly one active per school). Promotion of students into the new session is added here by
+ * (exactly one active per school). Its dates may not overlap another session of the school (409
+ * naming it), checked under the school's session lock so two at once cannot both pass. Promotion of students into the new session is added here by
  * the fee work, in the same transaction.
  */
 export async function createSession(tx: Db, input: NewSession): Promise<SessionRow> {
@@ -98,6 +99,19 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.name, name)))
     .limit(1);
   if (existing) throw conflict(duplicateSessionMessage(name));
+  const [overlapping] = await tx
+    .select({ name: academicSessions.name, startDate: academicSessions.startDate, endDate: academicSessions.endDate })
+    .from(academicSessions)
+    .where(
+      and(
+        eq(academicSessions.schoolId, input.schoolId),
+        lte(academicSessions.startDate, input.endDate),
+        gte(academicSessions.endDate, input.startDate),
+      ),
+    )
+    .orderBy(academicSessions.startDate)
+    .limit(1);
+  if (overlapping) throw conflict(sessionOverlapMessage(overlapping));
   const previous = await findActiveSession(tx, { schoolId: input.schoolId });
   if (input.isActive) {
     await tx
