@@ -12,8 +12,8 @@ describe('control characters in text', () => {
   });
 
   it('names the field in the message', () => {
-    expect(controlCharacterMessage('students.3.fatherName')).toBe('FatherName must not contain control characters (such as NUL)');
-    expect(controlCharacterMessage('q')).toBe('Q must not contain control characters (such as NUL)');
+    expect(controlCharacterMessage('students.3.fatherName')).toBe('Father name must not contain control characters (such as NUL)');
+    expect(controlCharacterMessage('academic_year')).toBe('Academic year must not contain control characters (such as NUL)');
   });
 
   it('a student name must be one line', () => {

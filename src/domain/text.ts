@@ -20,10 +20,11 @@ export const ONE_LINE_CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
 
 export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters (such as NUL)';
 
-/** "Student name must not contain control characters (such as NUL)"; a field path becomes its last word. */
+/** "Father name must not contain control characters (such as NUL)" for `students.3.fatherName`. */
 export function controlCharacterMessage(field: string): string {
-  const label = field.split('.').filter((part) => !/^\d+$/.test(part)).pop() || 'Text';
-  return `${label.charAt(0).toUpperCase()}${label.slice(1)} ${CONTROL_CHARACTER_MESSAGE}`;
+  const key = field.split('.').filter((part) => !/^\d+$/.test(part)).pop() || 'Text';
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${CONTROL_CHARACTER_MESSAGE}`;
 }
 
 /**

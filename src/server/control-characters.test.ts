@@ -151,4 +151,22 @@ describe('control characters in text input', () => {
     expect(crashes).toEqual([]);
     expect(logLines.filter((line) => line.includes(MARKER) || line.toLowerCase().includes(MARKER.toLowerCase()))).toEqual([]);
   }, 120_000);
+
+  it('the public sign-in and a student form name the field in a clear 400', async () => {
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'asha\u0000@school.test', password: 'Secret123' } });
+    expect(login.statusCode).toBe(400);
+    expect(login.json()).toEqual({
+      error: 'Email must not contain control characters (such as NUL)',
+      fields: { email: 'Email must not contain control characters (such as NUL)' },
+    });
+    const school = await signUpSchool(ctx);
+    const add = await school.api.post('/api/students', { name: 'Asha', class: 'Class 1', section: 'A', fatherName: 'Ravi\u001b[31m', mobileNumber: '9876543210' });
+    expect(add.statusCode).toBe(400);
+    expect(add.json().error).toBe('Father name must not contain control characters (such as NUL)');
+    // a line break is fine in an address, not in a name
+    const named = await school.api.post('/api/students', { name: 'Asha\nKumari', class: 'Class 1', section: 'A', fatherName: 'Ravi', mobileNumber: '9876543210' });
+    expect(named.json().error).toBe('Student name must be one line without control characters');
+    const list = await school.api.get('/api/students');
+    expect(list.json()).toHaveLength(0);
+  });
 });
