@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneLine } from './text';
 
 /** Shared input schemas for sign-in, registration and account settings (platform §5, operations §5). */
 
@@ -16,7 +17,7 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const registrationSchema = z.object({
-  schoolName: z.string().trim().min(1, 'School name is required').max(200, 'School name is too long'),
+  schoolName: oneLine(z.string().trim().min(1, 'School name is required').max(200, 'School name is too long'), 'School name'),
   email: email.min(1, 'Valid email address is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Valid email address is required'),
   phone: z.string().trim().min(1, 'Phone number is required').max(20, 'Phone number is too long'),
   address: z.string().trim().max(500, 'Address is too long').optional().default(''),
