@@ -39,7 +39,8 @@ export async function classStructure(school: FeeSchool, className: string, acade
 }
 
 export async function addStudent(school: FeeSchool, student: { name: string; class: string; section?: string; monthlyBusFee?: string }) {
-  return school.call<{ id: string; rollNumber: number }>('POST', '/api/students', { section: 'A', monthlyBusFee: '0', ...student });
+  // enrolled since the session began: monthly fees from its first month
+  return school.call<{ id: string; rollNumber: number }>('POST', '/api/students', { section: 'A', monthlyBusFee: '0', feesFromMonth: school.session.startDate.slice(0, 7), ...student });
 }
 
 export async function openDashboard(page: Page, token: string, tab: string) {

@@ -48,6 +48,11 @@ export interface SessionAccountInput {
   /** null when the class has no fee structure for that session: nothing is expected */
   structure: FeeStructureAmounts | null;
   busFee: Paise;
+  /**
+   * `YYYY-MM`: the student's fees run from this month (admitted mid-session); tuition and bus of the
+   * months before it are not due. Null or before the session: from the session's first month.
+   */
+  feesFrom?: string | null;
   /** live lines of this student for this session; previous-balance lines are ignored here */
   lines: AccountLine[];
 }
@@ -208,9 +213,10 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
 
   const months: MonthPosition[] = input.months.map((m) => {
     const due = m.key <= input.asOfMonth;
+    const enrolled = !input.feesFrom || m.key >= input.feesFrom;
     const headPos = (head: MonthlyHead, expected: Paise) => {
       const got = monthly.get(`${head}:${m.key}`) ?? { paid: 0, paidOn: null };
-      return position(expected, p(got.paid), got.paidOn, true);
+      return position(enrolled ? expected : ZERO, p(got.paid), got.paidOn, true);
     };
     const tuition = headPos('tuition', tuitionExpected);
     const bus = headPos('bus', input.busFee);

@@ -145,6 +145,27 @@ const admissionNumber = z
 
 const flag = z.boolean().optional().default(true);
 
+export const FEES_FROM_MESSAGE = 'Fees from must be a month such as 2026-11';
+
+/**
+ * The month a student's monthly fees start (admitted mid-year): `2026-11`. Absent: the server's
+ * default (the enrollment month on admission, unchanged on edit); blank or null: from the start of
+ * the student's session.
+ */
+const feesFromMonth = z
+  .string()
+  .nullish()
+  .transform((v, ctx): string | null | undefined => {
+    if (v === undefined) return undefined;
+    const raw = (v ?? '').trim();
+    if (!raw) return null;
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(raw)) {
+      ctx.addIssue({ code: 'custom', message: FEES_FROM_MESSAGE });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
 const personFields = {
   admissionNumber,
   fatherName: text(200, "Father's name"),
@@ -158,6 +179,7 @@ const personFields = {
   parentWhatsApp: text(30, 'Parent WhatsApp number'),
   monthlyBusFee: rupeeInput(BUS_FEE_MESSAGE),
   enrollmentDate: optionalDate('Enter a valid enrollment date (YYYY-MM-DD)'),
+  feesFromMonth,
   enableSmsReminders: flag,
   enableWhatsappReminders: flag,
   reminderPreference: z.enum(REMINDER_PREFERENCES, { error: 'Reminder preference must be sms, whatsapp or both' }).optional().default('both'),

@@ -46,6 +46,7 @@ export async function accountThrough(
     session,
     className,
     busFee: paise(Number(student.monthlyBusFeePaise)),
+    feesFrom: student.feesFromMonth,
     structure: structureFor(structures, className, session.name),
     lines,
     asOfMonth: throughMonth,
@@ -59,7 +60,7 @@ export async function accountThrough(
  */
 export async function outstandingOfMany(
   db: Db,
-  { schoolId, session, people, throughMonth }: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise'>>; throughMonth: string },
+  { schoolId, session, people, throughMonth }: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise' | 'feesFromMonth'>>; throughMonth: string },
 ): Promise<Carried[]> {
   const [structures, totals] = await readTogether(
     db,
@@ -71,6 +72,7 @@ export async function outstandingOfMany(
       session,
       className: p.className,
       busFee: paise(Number(p.monthlyBusFeePaise)),
+      feesFrom: p.feesFromMonth,
       structure: structureFor(structures, p.className, session.name),
       lines: totals.get(p.id) ?? [],
       asOfMonth: throughMonth,

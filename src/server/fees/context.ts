@@ -78,6 +78,7 @@ export function accountFor(ctx: StudentSession, asOfMonth: string) {
     session: ctx.session,
     className: ctx.placement.className,
     busFee: ctx.student.monthlyBusFeePaise as Paise,
+    feesFrom: ctx.student.feesFromMonth,
     structure: ctx.structure,
     lines: ctx.lines,
     asOfMonth: ctx.carried ? ctx.carried.throughMonth : asOfMonth,

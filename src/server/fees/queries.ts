@@ -184,6 +184,8 @@ export interface AccountContext {
   session: SessionRow;
   className: string;
   busFee: Paise;
+  /** the student's fees-from month (`YYYY-MM`), null: the whole session */
+  feesFrom: string | null;
   structure: StructureRow | undefined;
   lines: AccountLine[];
   asOfMonth: string;
@@ -196,6 +198,7 @@ export function accountOf(ctx: AccountContext): SessionAccount {
     asOfMonth: ctx.asOfMonth,
     structure: ctx.structure ? structureAmounts(ctx.structure) : null,
     busFee: ctx.busFee,
+    feesFrom: ctx.feesFrom,
     lines: ctx.lines,
   });
 }

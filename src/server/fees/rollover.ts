@@ -173,6 +173,7 @@ function studentsOf(db: Db, { schoolId, from }: { schoolId: string; from: Sessio
       rollNumber: students.rollNumber,
       sessionId: students.sessionId,
       monthlyBusFeePaise: students.monthlyBusFeePaise,
+      feesFromMonth: students.feesFromMonth,
     })
     .from(students)
     .where(and(eq(students.schoolId, schoolId), eq(students.status, 'active'), or(eq(students.sessionId, from.id), isNull(students.sessionId))))

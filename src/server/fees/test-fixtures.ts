@@ -66,6 +66,8 @@ export interface StudentSeed {
   section?: string;
   /** rupees per month */
   busFee?: number;
+  /** `YYYY-MM`: monthly fees from this month (admitted mid-year) */
+  feesFrom?: string;
 }
 
 /** Students with their enrollment in `sessionId`, roll numbers continuing 1, 2, 3 … per class and section. */
@@ -90,6 +92,7 @@ export async function seedStudents(db: Db, { schoolId, sessionId, people }: { sc
       rollNumber: roll,
       sessionId,
       monthlyBusFeePaise: rs(p.busFee ?? 0),
+      feesFromMonth: p.feesFrom ?? null,
     };
   });
   const rows: Array<typeof students.$inferSelect> = [];

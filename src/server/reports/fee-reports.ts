@@ -23,6 +23,9 @@ function addMonths(key: string, k: number): string {
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
+/** Months from `a` to `b` (`2026-04` to `2026-11` is 7). */
+const monthsApart = (a: string, b: string) => (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7));
+
 /** Monthly Report: the month's tuition and bus fees by class, what came in during the month, and its expenses. */
 export async function monthlyReport(ctx: ReportContext, { month }: { month: string }): Promise<ReportDocument> {
   const { db, schoolId } = ctx;
@@ -44,7 +47,7 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
                  coalesce(sum(rec.amount), 0)::text as collected,
                  sum(case when coalesce(rec.t, false) then 0 else p.tuition end + case when coalesce(rec.b, false) then 0 else p.bus end)::text as outstanding
           from pos p left join rec on rec.student_id = p.id
-          where p.due_key >= ${month}
+          where p.due_key >= ${month} and p.start_key <= ${month}
           group by p.class_name
           order by ${classRank(sql`p.class_name`)}`),
       )
@@ -124,10 +127,10 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
         group by l.student_id, l.period
       )
       select m.key,
-             coalesce(sum(p.tuition + p.bus) filter (where not p.closed or m.key <= p.due_key), 0)::text as expected,
+             coalesce(sum(p.tuition + p.bus) filter (where (not p.closed or m.key <= p.due_key) and m.key >= p.start_key), 0)::text as expected,
              coalesce(sum(rec.amount), 0)::text as collected,
              coalesce(sum(case when coalesce(rec.t, false) then 0 else p.tuition end + case when coalesce(rec.b, false) then 0 else p.bus end)
-               filter (where m.key <= p.due_key), 0)::text as outstanding
+               filter (where m.key <= p.due_key and m.key >= p.start_key), 0)::text as outstanding
       from months m cross join pos p
       left join rec on rec.student_id = p.id and rec.period = m.key
       group by m.key order by m.key`),
@@ -333,7 +336,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
     await db.execute(sql`
       with ${positionsCte(schoolId, asOf)},
       owing as (select * from pos where owed > 0 ${className ? sql`and lower(class_name) = lower(${className})` : sql``})
-      select p.id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key,
+      select p.id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key, p.start_key,
              p.due_months, p.tuition::text as tuition, p.bus::text as bus, p.t_mask::text as t_mask, p.b_mask::text as b_mask,
              p.monthly_owed::text as monthly_owed, p.yearly_owed::text as yearly_owed, p.carried_owed::text as carried_owed, p.owed::text as owed
       from owing p
@@ -348,7 +351,9 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
     const tuition = num(r.tuition) > 0;
     const bus = num(r.bus) > 0;
     const out: string[] = [];
-    for (let k = 0; k < num(r.due_months); k++) {
+    // bits count from the session's first month; a student admitted later owes from start_key
+    const from = monthsApart(String(r.first_key), String(r.start_key ?? r.first_key));
+    for (let k = from; k < from + num(r.due_months); k++) {
       const bit = 1n << BigInt(k);
       if ((tuition && (t & bit) === 0n) || (bus && (b & bit) === 0n)) out.push(addMonths(String(r.first_key), k));
     }

@@ -41,6 +41,8 @@ const student = fc.record({
   extra: amount(700),
   carried: fc.option(fc.record({ monthly: fc.integer({ min: 0, max: 5000 }), yearly: fc.integer({ min: 0, max: 3000 }), pay: amount(6000) }), { nil: null }),
   cancelMonthly: fc.boolean(),
+  // admitted mid-year: monthly fees from this month of the session (null: from April)
+  feesFrom: fc.option(fc.constantFrom('2026-06', '2026-09', '2026-11', '2027-01'), { nil: null }),
 });
 
 const ledger = fc.record({ structures: fc.tuple(structure, structure), students: fc.array(student, { minLength: 1, maxLength: 4 }) });
@@ -61,7 +63,7 @@ describe('school figures and fee status agree for random ledgers', () => {
         const rows = await seedStudents(db, {
           schoolId,
           sessionId: session.id,
-          people: l.students.map((s, k) => ({ name: `Student ${k + 1}`, className: CLASSES[s.classIdx]!, busFee: s.bus })),
+          people: l.students.map((s, k) => ({ name: `Student ${k + 1}`, className: CLASSES[s.classIdx]!, busFee: s.bus, ...(s.feesFrom ? { feesFrom: s.feesFrom } : {}) })),
         });
         const api = school.api;
         for (const [k, s] of l.students.entries()) {
@@ -76,6 +78,8 @@ describe('school figures and fee status agree for random ledgers', () => {
           const st = l.structures[s.classIdx]!;
           const upTo = (value: number | null, due: number) => (value === null || due === 0 ? null : Math.min(value, due));
           const entries = s.months
+            // and nothing is due for a month before the student's fees start
+            .map((e) => (s.feesFrom && `2026-${String(4 + e.m).padStart(2, '0')}` < s.feesFrom ? { ...e, tuition: null, bus: null } : e))
             .map((e) => ({ ...e, tuition: upTo(e.tuition, st.tuition), bus: upTo(e.bus, s.bus) }))
             .filter((e) => e.tuition !== null || e.bus !== null)
             .map((e) => {

@@ -19,8 +19,9 @@ import { isLive } from '../reports/sql';
  *   against it as previous balance.
  *
  * Both builders end in a CTE `pos`, one row per student, with: id, name, status, parent_phone,
- * mobile_number, class_name, section, roll_number, session_id, session_name, first_key, last_key,
- * due_key, due_months, tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid, t_mask and
+ * mobile_number, fees_from_month, class_name, section, roll_number, session_id, session_name, first_key,
+ * last_key, due_key, start_key (the first month monthly fees are due: the session's, or the student's
+ * fees-from month when later), due_months (start_key … due_key), tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid, t_mask and
  * b_mask (bit k set: month k of the session recorded for tuition / bus),
  * received (every live line of the session but previous-balance payments), monthly_owed,
  * yearly_owed, session_owed, carried_owed (every carried balance of the student), owed,
@@ -40,7 +41,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
       select id from academic_sessions where school_id = ${schoolId} and is_active limit 1
     ),
     placed as (
-      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
+      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus, s.fees_from_month,
              coalesce(e.class_name, s.class_name) as class_name,
              coalesce(e.section, s.section) as section,
              coalesce(e.roll_number, s.roll_number) as roll_number,
@@ -70,7 +71,7 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
       from academic_sessions where school_id = ${schoolId} and id = ${sessionId}::uuid
     ),
     placed as (
-      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus,
+      select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.monthly_bus_fee_paise::bigint as bus, s.fees_from_month,
              coalesce(e.class_name, s.class_name) as class_name,
              coalesce(e.section, s.section) as section,
              coalesce(e.roll_number, s.roll_number) as roll_number,
@@ -94,8 +95,8 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
   return sql`
     paid as (
       select l.student_id,
-             count(distinct l.period) filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key) as t_due_paid,
-             count(distinct l.period) filter (where l.head = 'bus' and l.period >= p.first_key and l.period <= p.due_key) as b_due_paid,
+             count(distinct l.period) filter (where l.head = 'tuition' and l.period >= greatest(p.first_key, coalesce(p.fees_from_month, p.first_key)) and l.period <= p.due_key) as t_due_paid,
+             count(distinct l.period) filter (where l.head = 'bus' and l.period >= greatest(p.first_key, coalesce(p.fees_from_month, p.first_key)) and l.period <= p.due_key) as b_due_paid,
              -- which due months are recorded, bit k for the session's month k (the defaulters' "months due")
              coalesce(bit_or(1::bigint << (${monthIndex(sql`l.period`)} - ${monthIndex(sql`p.first_key`)}))
                filter (where l.head = 'tuition' and l.period >= p.first_key and l.period <= p.due_key
@@ -131,8 +132,10 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
     ),
     base as (
       select p.*,
-             case when p.first_key is null or p.first_key > p.due_key then 0
-                  else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`p.first_key`)} + 1 end as due_months,
+             -- monthly fees run from the session's first month, or the student's fees-from month when later
+             greatest(p.first_key, coalesce(p.fees_from_month, p.first_key)) as start_key,
+             case when p.first_key is null or greatest(p.first_key, coalesce(p.fees_from_month, p.first_key)) > p.due_key then 0
+                  else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))`)} + 1 end as due_months,
              coalesce(fs.monthly_tuition_fee_paise, 0)::bigint as tuition,
              (coalesce(fs.yearly_fee_paise, 0) + coalesce(fs.exam_fee_paise, 0) + coalesce(fs.books_fee_paise, 0)
                + coalesce(fs.uniform_fee_paise, 0) + coalesce(fs.misc_fee_paise, 0))::bigint as yearly_total,
@@ -160,7 +163,7 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
              ${zeroIfClosed(sql`b.yearly_due`)} as yearly_owed,
              ${zeroIfClosed(sql`${monthlyOwed} + b.yearly_due`)} as session_owed,
              ${zeroIfClosed(sql`${monthlyOwed} + b.yearly_due`)} + b.carried_owed as owed,
-             case when not b.closed and b.first_key <= ${asOfMonth} and b.last_key >= ${asOfMonth} then b.tuition + b.bus else 0 end as expected_now
+             case when not b.closed and b.start_key <= ${asOfMonth} and b.last_key >= ${asOfMonth} then b.tuition + b.bus else 0 end as expected_now
       from base b
     )`;
 }

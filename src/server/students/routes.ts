@@ -290,6 +290,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
               parentWhatsApp: input.parentWhatsApp,
               monthlyBusFeePaise: input.monthlyBusFee,
               enrollmentDate: input.enrollmentDate ?? before.enrollmentDate,
+              feesFromMonth: input.feesFromMonth === undefined ? before.feesFromMonth : input.feesFromMonth,
               enableSmsReminders: input.enableSmsReminders,
               enableWhatsappReminders: input.enableWhatsappReminders,
               reminderPreference: input.reminderPreference,

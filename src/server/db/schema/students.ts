@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
 
 /** Academic sessions (ruling 8): `2025-2026`, April to March by default, exactly one active per school. */
@@ -75,6 +75,11 @@ export const students = pgTable(
     parentWhatsApp: text('parent_whatsapp').notNull().default(''),
     monthlyBusFeePaise: bigint('monthly_bus_fee_paise', { mode: 'number' }).notNull().default(0),
     enrollmentDate: date('enrollment_date', { mode: 'string' }),
+    /**
+     * `YYYY-MM`: monthly fees (tuition, bus) are due from this month of the student's session on
+     * (admitted mid-year); null: from the session's first month. Defaults to the enrollment month.
+     */
+    feesFromMonth: text('fees_from_month'),
     /** active, passout (graduated or discharged: in the Passouts tab with their dues) */
     status: text('status', { enum: ['active', 'passout'] }).notNull().default('active'),
     enableSmsReminders: boolean('enable_sms_reminders').notNull().default(true),
@@ -87,6 +92,7 @@ export const students = pgTable(
     index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
     index('students_school_name_idx').on(t.schoolId, t.name),
     uniqueIndex('students_school_admission_unique').on(t.schoolId, t.admissionNumber).where(sql`${t.admissionNumber} is not null`),
+    check('students_fees_from_month_format', sql`${t.feesFromMonth} is null or ${t.feesFromMonth} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
   ],
 );
 

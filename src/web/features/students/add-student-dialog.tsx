@@ -4,6 +4,7 @@ import { SparklesIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
+import { indiaDate } from '@/domain/sessions';
 import { createStudentSchema, type CreateStudent } from '@/domain/students';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
@@ -17,7 +18,8 @@ import { nextRollNumberQuery, useCreateStudent, type Student } from './api';
 import { AcademicFields, BusAndReminderFields, emptyStudentForm, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
 import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
-const today = () => new Date().toLocaleDateString('en-CA');
+// the school's day is India's, whatever the browser's time zone
+const today = () => indiaDate(new Date());
 
 /**
  * Add New Student (operations §2, §5). The roll number is suggested by the server whenever class
@@ -37,6 +39,12 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
   useEffect(() => {
     form.setValue('rollNumber', suggested === null ? '' : String(suggested));
   }, [suggested, form]);
+
+  // fees start in the month of admission unless the clerk chose another month
+  const enrollmentDate = form.watch('enrollmentDate');
+  useEffect(() => {
+    if (/^\d{4}-\d{2}/.test(enrollmentDate) && !form.getFieldState('feesFromMonth').isDirty) form.setValue('feesFromMonth', enrollmentDate.slice(0, 7));
+  }, [enrollmentDate, form]);
 
   useEffect(() => {
     if (!open) {

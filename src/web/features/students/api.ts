@@ -27,6 +27,7 @@ export interface Student {
   parentWhatsApp: string;
   monthlyBusFee: string;
   enrollmentDate: string | null;
+  feesFromMonth: string | null;
   status: string;
   sessionId: string | null;
   enableSmsReminders: boolean;

@@ -6,6 +6,7 @@ import { Checkbox } from '@/web/components/ui/checkbox';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
 import type { Student } from './api';
+import { studentTexts } from './texts';
 
 /** What the student forms hold: text as typed; the shared schema turns it into the stored values. */
 export interface StudentFormValues {
@@ -26,6 +27,8 @@ export interface StudentFormValues {
   parentWhatsApp: string;
   monthlyBusFee: string;
   enrollmentDate: string;
+  /** `YYYY-MM`; blank: from the start of the session */
+  feesFromMonth: string;
   enableSmsReminders: boolean;
   enableWhatsappReminders: boolean;
   reminderPreference: ReminderPreference;
@@ -49,6 +52,7 @@ export const emptyStudentForm = (today: string): StudentFormValues => ({
   parentWhatsApp: '',
   monthlyBusFee: '',
   enrollmentDate: today,
+  feesFromMonth: today.slice(0, 7),
   enableSmsReminders: true,
   enableWhatsappReminders: true,
   reminderPreference: 'both',
@@ -73,6 +77,7 @@ export const studentToForm = (s: Student): StudentFormValues => ({
   parentWhatsApp: s.parentWhatsApp,
   monthlyBusFee: s.monthlyBusFee,
   enrollmentDate: s.enrollmentDate ?? '',
+  feesFromMonth: s.feesFromMonth ?? '',
   enableSmsReminders: s.enableSmsReminders,
   enableWhatsappReminders: s.enableWhatsappReminders,
   reminderPreference: s.reminderPreference,
@@ -123,6 +128,12 @@ export function AcademicFields({ form, prefix, rollNumber }: { form: Form; prefi
       {rollNumber}
       <TextField formApi={form} name="admissionNumber" id={`${prefix}-admission`} label="Admission Number" autoComplete="off" />
       <TextField formApi={form} name="enrollmentDate" id={`${prefix}-enrollment`} label="Enrollment Date" type="date" />
+      <div className="grid gap-1">
+        <TextField formApi={form} name="feesFromMonth" id={`${prefix}-fees-from`} label={studentTexts.feesFromLabel} type="month" aria-describedby={`${prefix}-fees-from-hint`} />
+        <p id={`${prefix}-fees-from-hint`} className="text-xs text-muted-foreground">
+          {studentTexts.feesFromHint}
+        </p>
+      </div>
     </FieldGrid>
   );
 }

@@ -10,6 +10,8 @@ import { formatDate, rupees } from '@/web/lib/format';
 import { serverMessage } from '@/web/lib/form-errors';
 import { useDeleteStudent, useRevealAadhaar, type Student } from './api';
 import { EditStudentDialog } from './edit-student-dialog';
+import { monthLabel } from '@/domain/ledger';
+import { studentTexts } from './texts';
 
 const PREFERENCE_LABEL = { sms: 'SMS', whatsapp: 'WhatsApp', both: 'Both' } as const;
 
@@ -85,6 +87,7 @@ export function StudentRecord({ student, onSaved, onDeleted }: { student: Studen
           <Item label="Roll Number">{student.rollNumber}</Item>
           <Item label="Admission Number">{student.admissionNumber}</Item>
           <Item label="Enrollment Date">{student.enrollmentDate ? formatDate(student.enrollmentDate) : null}</Item>
+          <Item label={studentTexts.feesFrom}>{student.feesFromMonth ? monthLabel(student.feesFromMonth) : studentTexts.feesFromSession}</Item>
         </Group>
         <Group title="Personal">
           <Item label="Date of Birth">{student.dateOfBirth ? formatDate(student.dateOfBirth) : null}</Item>
