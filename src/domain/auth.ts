@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { newPasswordSchema } from './password-policy';
+
+export { isCommonPassword, MIN_PASSWORD_LENGTH, newPasswordSchema, passwordStrength, type PasswordStrength } from './password-policy';
 
 /** Shared input schemas for sign-in, registration and account settings (platform §5, operations §5). */
 
@@ -20,7 +23,7 @@ export const registrationSchema = z.object({
   email: email.min(1, 'Valid email address is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Valid email address is required'),
   phone: z.string().trim().min(1, 'Phone number is required').max(20, 'Phone number is too long'),
   address: z.string().trim().max(500, 'Address is too long').optional().default(''),
-  password: z.string().min(6, 'Password must be at least 6 characters').max(200, 'Password is too long'),
+  password: newPasswordSchema,
   selectedPlan: z.enum(['basic', 'standard', 'premium']).optional(),
 });
 export type RegistrationInput = z.input<typeof registrationSchema>;
@@ -36,7 +39,7 @@ export const forgotPasswordSchema = z.object({
 
 export const resetPasswordSchema = z.object({
   token: z.string().min(1, 'Reset token is required').max(500),
-  newPassword: z.string().min(6, 'Password must be at least 6 characters long').max(200, 'Password is too long'),
+  newPassword: newPasswordSchema,
 });
 
 export const resetPasswordFormSchema = z
@@ -50,21 +53,10 @@ export const tokenSchema = z.object({ token: z.string().min(1, 'Token is require
 export const rememberLoginSchema = z.object({ rememberToken: z.string().min(1, 'Remember token is required').max(2000) });
 export const quickLoginSchema = z.object({ schoolId: z.string().uuid('Invalid school') });
 
-/** Settings: a new password must be strong (operations §5). */
-export const strongPassword = z
-  .string()
-  .min(1, 'Password is required')
-  .min(6, 'Password must be at least 6 characters long')
-  .max(200, 'Password is too long')
-  .refine(
-    (v) => /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v),
-    'Password must contain at least one uppercase letter, one lowercase letter, and one number',
-  );
-
 export const changePasswordSchema = z
   .object({
     currentPassword: z.string().min(1, 'Current password is required').max(200),
-    newPassword: strongPassword,
+    newPassword: newPasswordSchema,
   })
   .refine((v) => v.currentPassword !== v.newPassword, {
     message: 'New password must be different from current password',
@@ -74,7 +66,7 @@ export const changePasswordSchema = z
 export const changePasswordFormSchema = z
   .object({
     currentPassword: z.string().min(1, 'Current password is required'),
-    newPassword: strongPassword,
+    newPassword: newPasswordSchema,
     confirmPassword: z.string().min(1, 'Please confirm your new password'),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] })
@@ -113,19 +105,3 @@ export const schoolInfoSchema = z.object({
     .refine((v) => /^[A-Z0-9]{3,10}$/.test(v), 'School code must be 3-10 characters long and contain only uppercase letters and numbers'),
 });
 export type SchoolInfoInput = z.input<typeof schoolInfoSchema>;
-
-export type PasswordStrength = { score: number; label: 'Weak' | 'Medium' | 'Strong'; percent: 33 | 66 | 100 };
-
-/** One point each: length ≥ 6, length ≥ 8, lowercase, uppercase, digit, symbol (operations §4). */
-export function passwordStrength(password: string): PasswordStrength {
-  let score = 0;
-  if (password.length >= 6) score++;
-  if (password.length >= 8) score++;
-  if (/[a-z]/.test(password)) score++;
-  if (/[A-Z]/.test(password)) score++;
-  if (/\d/.test(password)) score++;
-  if (/[^A-Za-z0-9]/.test(password)) score++;
-  if (score <= 2) return { score, label: 'Weak', percent: 33 };
-  if (score <= 4) return { score, label: 'Medium', percent: 66 };
-  return { score, label: 'Strong', percent: 100 };
-}

@@ -26,6 +26,8 @@ export const conflict = (message: string, extra?: Record<string, unknown>) => ne
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      const wait = error.extra.retryAfterSeconds;
+      if (error.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
       return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
