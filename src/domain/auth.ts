@@ -1,26 +1,16 @@
 import { z } from 'zod';
 import { newPasswordSchema } from './password-policy';
+import { emailField } from './sign-in';
+
+export * from './sign-in';
 
 export { isCommonPassword, MIN_PASSWORD_LENGTH, newPasswordSchema, passwordStrength, type PasswordStrength } from './password-policy';
 
 /** Shared input schemas for sign-in, registration and account settings (platform §5, operations §5). */
 
-const email = z
-  .string()
-  .trim()
-  .max(254, 'Email is too long')
-  .toLowerCase();
-
-export const loginSchema = z.object({
-  email: email.min(1, 'Please enter both email and password'),
-  password: z.string().min(1, 'Please enter both email and password').max(200, 'Password is too long'),
-  rememberMe: z.boolean().optional(),
-});
-export type LoginInput = z.infer<typeof loginSchema>;
-
 export const registrationSchema = z.object({
   schoolName: z.string().trim().min(1, 'School name is required').max(200, 'School name is too long'),
-  email: email.min(1, 'Valid email address is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Valid email address is required'),
+  email: emailField.min(1, 'Valid email address is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Valid email address is required'),
   phone: z.string().trim().min(1, 'Phone number is required').max(20, 'Phone number is too long'),
   address: z.string().trim().max(500, 'Address is too long').optional().default(''),
   password: newPasswordSchema,
@@ -32,10 +22,6 @@ export type RegistrationInput = z.input<typeof registrationSchema>;
 export const registrationFormSchema = registrationSchema
   .extend({ confirmPassword: z.string() })
   .refine((v) => v.password === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
-
-export const forgotPasswordSchema = z.object({
-  email: email.min(1, 'Email is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Please enter a valid email address'),
-});
 
 export const resetPasswordSchema = z.object({
   token: z.string().min(1, 'Reset token is required').max(500),
@@ -49,9 +35,7 @@ export const resetPasswordFormSchema = z
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
 
-export const tokenSchema = z.object({ token: z.string().min(1, 'Token is required').max(2000) });
-export const rememberLoginSchema = z.object({ rememberToken: z.string().min(1, 'Remember token is required').max(2000) });
-export const quickLoginSchema = z.object({ schoolId: z.string().uuid('Invalid school') });
+
 
 export const changePasswordSchema = z
   .object({
@@ -76,7 +60,7 @@ export const changePasswordFormSchema = z
   });
 
 export const changeEmailSchema = z.object({
-  newEmail: email
+  newEmail: emailField
     .min(1, 'Email is required')
     .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), 'Please enter a valid email address'),
   password: z.string().min(1, 'Password is required to change email').max(200),
