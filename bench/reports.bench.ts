@@ -6,6 +6,7 @@ import { academicSessions, expenses } from '../src/server/db/schema';
 import { expensesFor, insertRoster, insertSessionFees, insertStructures } from '../src/server/demo/generate';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { createSession } from '../src/server/sessions/queries';
+import { startSession } from '../src/server/sessions/start';
 import { markSchoolChanged } from '../src/server/stats/versions';
 import type { BenchContext, BenchRow } from './types';
 
@@ -51,7 +52,12 @@ async function generateSchool(ctx: BenchContext, size: number): Promise<BenchSch
     const s = sessionOf(first + k);
     await insertStructures(db, { schoolId: school.schoolId, academicYear: s.name, yearsAfterFirst: k });
     const { row: rollover, value: created } = await ctx.time(`session rollover of ${size.toLocaleString('en-IN')} students (${s.name})`, () =>
-      db.transaction((tx) => createSession(tx, { schoolId: school.schoolId, ...s, isActive: true, actor: { userId: school.userId, ip: null, now: ctx.clock.now() } })),
+      db.transaction(async (tx) => {
+        const to = await createSession(tx, { schoolId: school.schoolId, ...s, isActive: false });
+        // promotion is its own step; the bench starts each year early, whatever today is
+        const now = ctx.clock.now();
+        return (await startSession(tx, { schoolId: school.schoolId, to, today: indiaDate(now), early: true, actor: { userId: school.userId, ip: null, now } })).session;
+      }),
     );
     rows.push(rollover);
     sessions.push({ id: created.id, ...s });

@@ -203,19 +203,48 @@ describe.skipIf(skipReason())('fee collection', () => {
     await page.getByLabel('End Date').fill(`${startYear + 1}-03-31`);
     await page.getByRole('button', { name: 'Create Session' }).click();
     await soon(() => toast(page, 'Academic session created successfully').isVisible()).toBe(true);
+    // creating it moved nobody: promotion is its own step, with a preview and a confirmation
     const list = page.getByRole('list', { name: 'Academic sessions' });
-    await list.getByRole('button', { name: `Activate Session ${next}` }).click();
-    await soon(() => toast(page, 'Academic session activated successfully!').isVisible()).toBe(true);
+    expect(await list.getByRole('button', { name: `Activate Session ${next}` }).count()).toBe(0);
+    await list.getByRole('button', { name: `Start ${next}` }).click();
+    const start = page.getByRole('dialog', { name: `Start ${next}?` });
+    const moving = start.getByRole('table', { name: 'Classes moving up' });
+    await soon(() => moving.getByRole('row').filter({ hasText: 'Class 5' }).textContent()).toContain('Class 6');
+    const dueSoFar = dueMonths(school) * (TUITION + BUS) + YEARLY;
+    const startIt = async () => {
+      const startNow = start.getByRole('button', { name: `Start ${next}` });
+      // before the running session's last month the start is an early one, confirmed on purpose
+      const early = start.getByRole('checkbox', { name: 'Start early anyway' });
+      if (await early.count()) {
+        expect(await startNow.isDisabled()).toBe(true);
+        await early.click();
+      }
+      await startNow.click();
+      await soon(() => toast(page, `${next} has started`).isVisible()).toBe(true);
+    };
+    // the preview names what each student carries: Aarav, every month due so far
+    await start.getByText(/^Every student/).click();
+    const aarav = start.getByRole('table', { name: 'Students moving up' }).getByRole('row').filter({ hasText: 'Aarav Sharma' });
+    await soon(() => aarav.textContent()).toBe(`Aarav SharmaClass 5 AClass 6${inr(dueSoFar)}`);
+    await startIt();
 
-    // Aarav is in Class 6 now, and owes the whole of last session: the banner shows it
+    // a start is undone until the first receipt: everyone is back, and it can be started again
+    await list.getByRole('button', { name: 'Undo start' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Undo start' }).click();
+    await soon(() => toast(page, /The start was undone/).isVisible()).toBe(true);
+    await list.getByRole('button', { name: `Start ${next}` }).click();
+    await soon(() => moving.getByRole('row').filter({ hasText: 'Class 5' }).isVisible()).toBe(true);
+    await startIt();
+
+    // Aarav is in Class 6 now, and owes what was due of last session: the banner shows it
     await nav(page, 'Submit Monthly Fee');
     await soon(() => page.getByRole('heading', { name: 'Monthly Fee Management' }).isVisible()).toBe(true);
     await soon(() => page.getByLabel('Academic Year').inputValue()).toBe(next);
     await page.getByLabel('Class', { exact: true }).selectOption('Class 6');
     await page.getByLabel('Roll Number', { exact: true }).selectOption({ label: '1 - Aarav Sharma' });
     const banner = page.getByRole('alert', { name: 'Previous Balance Pending' });
-    // nothing of last session is paid (its receipt was cancelled): all of it, every month, is carried
-    const carried = school.months.length * (TUITION + BUS) + YEARLY;
+    // nothing of last session is paid (its receipt was cancelled): every month already due is carried
+    const carried = dueSoFar;
     await soon(() => banner.textContent()).toContain(`Previous Balance Pending: ${inr(carried)}`);
 
     // last year lists where the students sat then: Aarav stays chosen, in his old class

@@ -5,7 +5,9 @@ import { ensureMasterAdmin } from '../src/server/auth/master-admin';
 import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
 import { openAppDatabase } from '../src/server/db/client';
+import { dataDirTexts } from '../src/server/db/messages';
 import { seedPlans } from '../src/server/plans/queries';
+import { exitOnKnownError } from './cli';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
 if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email) || !values.password) {
@@ -19,7 +21,10 @@ if (!policy.success) {
   process.exit(2);
 }
 const config = loadConfig();
-const database = await openAppDatabase(config);
+const database = await openAppDatabase(config, {
+  holder: 'npm run create-admin',
+  refusalHint: dataDirTexts.createAdminWhileServerRuns,
+}).catch(exitOnKnownError);
 try {
   await seedPlans(database.db);
   const result = await ensureMasterAdmin(database.db, { email: values.email, password: values.password, now: systemClock.now() });

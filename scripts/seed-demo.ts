@@ -12,9 +12,11 @@ import { demoEmail, demoPassword, seedDemoSchool } from '../src/server/demo/seed
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
 import { markSchoolChanged } from '../src/server/stats/versions';
+import { exitOnKnownError } from './cli';
 
 const config = loadConfig();
-const database = await openAppDatabase(config);
+// refused while the server (or another command) has DATA_DIR open: two openers destroy it
+const database = await openAppDatabase(config, { holder: 'npm run seed:demo' }).catch(exitOnKnownError);
 await seedPlans(database.db);
 const app = await buildApp({
   db: database.db,
@@ -44,6 +46,8 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
+  // the demo's mail (its confirmation) goes to the outbox folder now, not later through a real server's SMTP
+  await app.mailWorker.runOnce();
   await app.close();
   await database.close();
 }

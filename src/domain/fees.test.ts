@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateCarriedPayment, carriedBalancePositions, computeSessionAccount, nextUnpaidMonth, type AccountLine, type FeeStructureAmounts } from './fees';
+import {
+  allocateCarriedPayment,
+  allocateToMonths,
+  carriedBalancePositions,
+  computeSessionAccount,
+  findOverpayment,
+  headDue,
+  overpaymentMessage,
+  splitAgainstDues,
+  type AccountLine,
+  type FeeClaim,
+  type FeeStructureAmounts,
+} from './fees';
 import { FEE_HEADS, type FeeHead } from './ledger';
 import { paise } from './money';
 import { sessionMonths } from './sessions';
@@ -62,9 +74,17 @@ describe('computeSessionAccount (ruling 6)', () => {
     expect(none.yearlyStatus).toBe('pending');
   });
 
-  it('points Record Fee Payment at the earliest month still short', () => {
+  it('spreads a payment with no month over the months still short, oldest first (Record Fee Payment)', () => {
     const account = computeSessionAccount({ months, asOfMonth: '2025-11', structure, busFee: paise(0), lines: [line('tuition', '2025-04', 1500), line('tuition', '2025-05', 1000)] });
-    expect(nextUnpaidMonth(account, 'tuition')).toBe('2025-05');
+    expect(allocateToMonths(account, 'tuition', paise(200_000))).toEqual([
+      { head: 'tuition', period: '2025-05', amount: 50_000 },
+      { head: 'tuition', period: '2025-06', amount: 150_000 },
+    ]);
+    // ₹18,000 due over the session, ₹2,500 received: ₹15,500 left, not a paisa more
+    expect(allocateToMonths(account, 'tuition', paise(1_550_000))).toHaveLength(11);
+    expect(allocateToMonths(account, 'tuition', paise(1_550_001))).toBeNull();
+    // no bus fee: nothing is due, nothing can be placed
+    expect(allocateToMonths(account, 'bus', paise(1))).toBeNull();
   });
 
   const arbLine = fc.record({
@@ -133,6 +153,51 @@ describe('carried balances', () => {
         for (const part of split!) expect(part.amount).toBeLessThanOrEqual(open.find((o) => o.sessionId === part.sessionId)!.remaining);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('a fee cannot be paid twice (ruling 26)', () => {
+  const base = computeSessionAccount({ months, asOfMonth: '2025-11', structure, busFee: paise(60_000), lines: [line('tuition', '2025-04', 1500), line('books', null, 1000)] });
+
+  it('knows what each head and period still has due', () => {
+    expect(headDue(base, 'tuition', '2025-04')).toEqual({ head: 'tuition', period: '2025-04', due: 150_000, received: 150_000, remaining: 0 });
+    expect(headDue(base, 'books', null)).toEqual({ head: 'books', period: null, due: 250_000, received: 100_000, remaining: 150_000 });
+    // a month outside the session has nothing due
+    expect(headDue(base, 'bus', '2026-04').due).toBe(0);
+  });
+
+  it('names the head and month, or the session of a yearly head, in its refusal', () => {
+    const paid = findOverpayment(base, [{ head: 'tuition', period: '2025-04', amount: paise(150_000) }])!;
+    expect(overpaymentMessage(paid, '2025-2026')).toBe('Tuition Fee for April 2025 is already paid: ₹1,500.00 received of ₹1,500.00 due. A fee cannot be paid twice.');
+    // two lines for one head share its due: the message names all that was offered
+    const books = findOverpayment(base, [{ head: 'books', period: null, amount: paise(100_000) }, { head: 'books', period: null, amount: paise(100_000) }])!;
+    expect(overpaymentMessage(books, '2025-2026')).toBe('Books Fee for 2025-2026: only ₹1,500.00 is still due (₹1,000.00 received of ₹2,500.00); ₹2,000.00 is more than that.');
+    expect(findOverpayment(base, [{ head: 'laboratory', period: null, amount: paise(9_999_999) }])).toBeNull();
+  });
+
+  const claim: fc.Arbitrary<FeeClaim> = fc.record({
+    head: fc.constantFrom('tuition' as const, 'bus' as const, 'admission' as const, 'books' as const, 'exam' as const, 'sports' as const),
+    month: fc.integer({ min: 0, max: 12 }),
+    amount: fc.integer({ min: 1, max: 600_000 }),
+  }).map(({ head, month, amount }) => ({ head, period: head === 'tuition' || head === 'bus' ? (months[month]?.key ?? '2026-04') : null, amount: paise(amount) }));
+
+  it('never lets a head and period receive more than is due, and loses no paisa in the split', () => {
+    fc.assert(
+      fc.property(fc.array(claim, { maxLength: 30 }), fc.array(claim, { maxLength: 30 }), (before, offered) => {
+        // the ledger before: whatever fitted of earlier payments
+        const start = computeSessionAccount({ months, asOfMonth: '2025-11', structure, busFee: paise(60_000), lines: [] });
+        const paidBefore = splitAgainstDues(start, before).within.map((c) => ({ ...c, paidOn: '2025-06-01' }));
+        const account = computeSessionAccount({ months, asOfMonth: '2025-11', structure, busFee: paise(60_000), lines: paidBefore });
+        const { within, excess } = splitAgainstDues(account, offered);
+        const total = (list: FeeClaim[]) => list.reduce((s, c) => s + c.amount, 0);
+        expect(total(within) + total(excess)).toBe(total(offered));
+        const after = computeSessionAccount({ months, asOfMonth: '2025-11', structure, busFee: paise(60_000), lines: [...paidBefore, ...within.map((c) => ({ ...c, paidOn: '2025-07-01' }))] });
+        for (const m of after.months) for (const h of [m.tuition, m.bus]) expect(h.paid).toBeLessThanOrEqual(h.expected);
+        for (const y of after.yearly) expect(y.paid).toBeLessThanOrEqual(y.expected);
+        expect(findOverpayment(account, within)).toBeNull();
+        expect(findOverpayment(account, offered) === null).toBe(excess.length === 0);
+      }),
     );
   });
 });

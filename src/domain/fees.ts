@@ -1,6 +1,8 @@
 import {
   EXTRA_HEADS,
+  HEAD_LABELS,
   isMonthlyHead,
+  monthLabel,
   isYearlyHead,
   YEARLY_HEADS,
   type ExtraHead,
@@ -8,7 +10,7 @@ import {
   type MonthlyHead,
   type YearlyHead,
 } from './ledger';
-import { paise, ZERO, type Paise } from './money';
+import { formatINR, paise, ZERO, type Paise } from './money';
 import type { SessionMonth } from './sessions';
 
 /**
@@ -329,8 +331,119 @@ export function allocateCarriedPayment(
   return out;
 }
 
-/** The earliest month of the session whose head is still short of its expected amount; else the last month. */
-export function nextUnpaidMonth(account: SessionAccount, head: MonthlyHead): string | null {
-  const open = account.months.find((m) => m[head].expected > 0 && m[head].paid < m[head].expected);
-  return open?.key ?? account.months.at(-1)?.key ?? null;
+// ---------------------------------------------------------------------------------------------
+// Ruling 26: a fee cannot be paid twice
+// ---------------------------------------------------------------------------------------------
+
+/** A payment towards one head and period (a month for tuition and bus, null for a yearly head). */
+export interface FeeClaim {
+  head: FeeHead;
+  period: string | null;
+  amount: Paise;
+}
+
+/** What a head and period is due, and what the live ledger already holds against it. */
+export interface HeadDue {
+  head: FeeHead;
+  period: string | null;
+  due: Paise;
+  received: Paise;
+  /** due − received, never below zero */
+  remaining: Paise;
+}
+
+/**
+ * Heads that carry a due: tuition and bus per month, the five yearly heads per session. The extra
+ * heads (laboratory, library, sports, other) have no amount in the class structure: the clerk raises
+ * them at the counter, and the amount typed is both the charge and the payment (decision 0025).
+ * Carried balances are capped by `allocateCarriedPayment`.
+ */
+export const hasDue = (head: FeeHead): head is MonthlyHead | YearlyHead => isMonthlyHead(head) || isYearlyHead(head);
+
+/** The due of one head and period in a session account (the gross amount, before any concession). */
+export function headDue(account: SessionAccount, head: MonthlyHead | YearlyHead, period: string | null): HeadDue {
+  let pos: HeadPosition | undefined;
+  if (isMonthlyHead(head)) {
+    const month = account.months.find((m) => m.key === period);
+    pos = month?.[head];
+  } else {
+    pos = account.yearly.find((y) => y.head === head);
+  }
+  const due = pos?.expected ?? ZERO;
+  const received = pos?.paid ?? ZERO;
+  return { head, period: isMonthlyHead(head) ? period : null, due, received, remaining: p(Math.max(0, due - received)) };
+}
+
+export interface ClaimSplit {
+  /** what fits under the dues, per claim */
+  within: FeeClaim[];
+  /** what goes beyond them: refused at the counter, credit when it arrived anyway (ruling 27) */
+  excess: Array<FeeClaim & { due: HeadDue }>;
+}
+
+/**
+ * Splits payments against what each head and period still has due, in the order given (several
+ * claims for one head and period share its remaining due). Heads without a due pass through.
+ */
+export function splitAgainstDues(account: SessionAccount, claims: readonly FeeClaim[]): ClaimSplit {
+  const left = new Map<string, HeadDue>();
+  const within: FeeClaim[] = [];
+  const excess: ClaimSplit['excess'] = [];
+  for (const claim of claims) {
+    if (!hasDue(claim.head)) {
+      within.push(claim);
+      continue;
+    }
+    const key = `${claim.head}:${isMonthlyHead(claim.head) ? claim.period : ''}`;
+    const due = left.get(key) ?? headDue(account, claim.head, claim.period);
+    const fits = Math.min(claim.amount, due.remaining);
+    if (fits > 0) within.push({ ...claim, amount: p(fits) });
+    if (claim.amount > fits) excess.push({ ...claim, amount: p(claim.amount - fits), due });
+    left.set(key, { ...due, received: p(due.received + fits), remaining: p(due.remaining - fits) });
+  }
+  return { within, excess };
+}
+
+/** The first claim that would take a head and period past its due, or null when all fit. */
+export function findOverpayment(account: SessionAccount, claims: readonly FeeClaim[]): (FeeClaim & { due: HeadDue }) | null {
+  const { excess } = splitAgainstDues(account, claims);
+  if (excess.length === 0) return null;
+  const first = excess[0]!;
+  // report the whole amount offered for that head and period, not only the part beyond the due
+  const offered = claims
+    .filter((c) => c.head === first.head && (c.period ?? null) === (first.period ?? null))
+    .reduce((s, c) => s + c.amount, 0);
+  return { ...first, amount: p(offered), due: headDue(account, first.head as MonthlyHead | YearlyHead, first.period) };
+}
+
+/**
+ * Spreads a payment for a monthly head over the session's months, oldest first, each up to what it
+ * still has due ("earliest unpaid month" on Record Fee Payment). Null when the payment is more than
+ * every month has left together.
+ */
+export function allocateToMonths(account: SessionAccount, head: MonthlyHead, amount: Paise): FeeClaim[] | null {
+  const out: FeeClaim[] = [];
+  let left = amount as number;
+  for (const m of account.months) {
+    if (left === 0) break;
+    const { remaining } = headDue(account, head, m.key);
+    const take = Math.min(left, remaining);
+    if (take > 0) out.push({ head, period: m.key, amount: p(take) });
+    left -= take;
+  }
+  return left === 0 ? out : null;
+}
+
+/**
+ * The 409 answer of ruling 26, naming the head and the month (or the session for a yearly head):
+ * "Tuition Fee for April 2025 is already paid: ₹1,500.00 received of ₹1,500.00 due."
+ */
+export function overpaymentMessage(claim: FeeClaim & { due: HeadDue }, sessionName: string): string {
+  const { due } = claim;
+  const what = `${HEAD_LABELS[claim.head]} for ${due.period ? monthLabel(due.period) : sessionName}`;
+  if (due.due === 0) return `${what}: nothing is due, so nothing can be received for it.`;
+  if (due.remaining === 0) {
+    return `${what} is already paid: ${formatINR(due.received)} received of ${formatINR(due.due)} due. A fee cannot be paid twice.`;
+  }
+  return `${what}: only ${formatINR(due.remaining)} is still due (${formatINR(due.received)} received of ${formatINR(due.due)}); ${formatINR(claim.amount)} is more than that.`;
 }

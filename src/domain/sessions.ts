@@ -135,3 +135,21 @@ export function aprilToMarchSession(today: string): { name: string; startDate: s
   const start = month >= 4 ? year : year - 1;
   return { name: `${start}-${start + 1}`, startDate: `${start}-04-01`, endDate: `${start + 1}-03-31` };
 }
+
+/**
+ * Starting the next session (promotion) is its own step, allowed from the first day of the running
+ * session's last month; earlier only with an explicit override.
+ */
+export function promotionOpensOn(runningEndDate: string): string {
+  return `${runningEndDate.slice(0, 7)}-01`;
+}
+
+/**
+ * The last month whose dues a start carries forward: the months already due (ruling 6), never past
+ * the running session's last month. Started in March, that is the whole session.
+ */
+export function carryThroughMonth(runningEndDate: string, today: string): string {
+  const last = runningEndDate.slice(0, 7);
+  const now = today.slice(0, 7);
+  return now < last ? now : last;
+}

@@ -25,4 +25,3 @@ export const forgotPasswordSchema = z.object({
 
 export const tokenSchema = z.object({ token: z.string().min(1, 'Token is required').max(2000) });
 export const rememberLoginSchema = z.object({ rememberToken: z.string().min(1, 'Remember token is required').max(2000) });
-export const quickLoginSchema = z.object({ schoolId: z.string().uuid('Invalid school') });

@@ -20,6 +20,7 @@ import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
 import { apiNotFound, registerErrorHandler } from './lib/errors';
 import type { Mailer } from './mail/mailer';
+import { MailWorker, type MailWorkerOptions } from './mail/outbox';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
@@ -30,6 +31,7 @@ import { feeRoutes } from './fees/routes';
 import { passoutRoutes } from './passouts/routes';
 import { resultRoutes } from './results/routes';
 import { sessionRoutes } from './sessions/routes';
+import { sessionStartRoutes } from './sessions/start-routes';
 import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
 import { registerDataVersions } from './stats/versions';
@@ -53,6 +55,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** sends the mail outbox in the background; started when the app is ready, stopped on close */
+    mailWorker: MailWorker;
   }
 }
 
@@ -68,6 +72,11 @@ export interface BuildOptions {
   payments?: PaymentProvider;
   /** serve the built web app with the client-route fallback (off in API tests) */
   web?: boolean;
+  /**
+   * The outbox sender's settings. `start: false` keeps it idle so a test can drive it with
+   * `app.mailWorker.runOnce()`.
+   */
+  mailWorker?: { start?: boolean } & Partial<Pick<MailWorkerOptions, 'pollMs' | 'retryDelaysMs' | 'sendTimeoutMs'>>;
 }
 
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
@@ -96,6 +105,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   } satisfies AppDeps);
 
   registerErrorHandler(app);
+
+  const { start: startMailWorker = true, ...workerOptions } = options.mailWorker ?? {};
+  const mailWorker = new MailWorker({
+    db: options.db,
+    mailer: options.mailer,
+    clock: options.clock,
+    log: app.log.child({ component: 'mail-worker' }),
+    ...workerOptions,
+  });
+  app.decorate('mailWorker', mailWorker);
+  // a request's transaction has committed by the time its response is sent: mail it queued is due now
+  app.addHook('onResponse', async () => mailWorker.nudgeIfQueued());
+  if (startMailWorker) app.addHook('onReady', async () => mailWorker.start());
+  app.addHook('onClose', async () => mailWorker.stop());
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -141,6 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(adminRoutes);
   await app.register(paymentRoutes);
   await app.register(sessionRoutes);
+  await app.register(sessionStartRoutes);
   await app.register(studentRoutes);
   await app.register(feeStructureRoutes);
   await app.register(resultRoutes);

@@ -34,4 +34,35 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ PORT: '8080', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) }).appUrl).toBe('http://localhost:8080');
     expect(loadConfig({ APP_URL: 'https://fees.example.in/', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) }).appUrl).toBe('https://fees.example.in');
   });
+
+  it('production without Razorpay keys silently uses the sandbox: now it refuses to start unless PAYMENTS_PROVIDER=sandbox is set explicitly', () => {
+    const live = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) };
+    let message = '';
+    try {
+      loadConfig(live);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('RAZORPAY_KEY_ID');
+    expect(message).toContain('RAZORPAY_KEY_SECRET');
+    expect(message).toContain('PAYMENTS_PROVIDER=sandbox');
+    expect(loadConfig({ ...live, PAYMENTS_PROVIDER: 'sandbox' }).paymentsProvider).toBe('sandbox');
+    const keyed = loadConfig({ ...live, RAZORPAY_KEY_ID: 'rzp_live_abc123', RAZORPAY_KEY_SECRET: 'secret_xyz_123' });
+    expect(keyed.paymentsProvider).toBe('razorpay');
+    expect(keyed.razorpay?.keyId).toBe('rzp_live_abc123');
+  });
+
+  it('keeps the sandbox as the default in development and test, and refuses PAYMENTS_PROVIDER=razorpay without keys', () => {
+    const dev = { SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) };
+    expect(loadConfig(dev).paymentsProvider).toBe('sandbox');
+    expect(loadConfig({ ...dev, NODE_ENV: 'test' }).paymentsProvider).toBe('sandbox');
+    expect(() => loadConfig({ ...dev, PAYMENTS_PROVIDER: 'razorpay' })).toThrow('PAYMENTS_PROVIDER=razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET');
+    expect(() => loadConfig({ ...dev, PAYMENTS_PROVIDER: 'stripe' })).toThrow('PAYMENTS_PROVIDER must be razorpay or sandbox');
+    // chosen explicitly, the sandbox wins over keys (a staging server)
+    expect(loadConfig({ ...dev, PAYMENTS_PROVIDER: 'sandbox', RAZORPAY_KEY_ID: 'rzp_test_abc', RAZORPAY_KEY_SECRET: 'secret_xyz_1' })).toMatchObject({
+      paymentsProvider: 'sandbox',
+      razorpay: undefined,
+    });
+  });
 });

@@ -25,6 +25,10 @@ const envSchema = z
     RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'RAZORPAY_KEY_ID must look like rzp_test_… or rzp_live_…').optional(),
     RAZORPAY_KEY_SECRET: z.string().min(8, 'RAZORPAY_KEY_SECRET looks too short').optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'RAZORPAY_WEBHOOK_SECRET looks too short').optional(),
+    PAYMENTS_PROVIDER: z
+      .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
+      .optional(),
+    SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -33,6 +37,16 @@ const envSchema = z
   .refine((v) => Boolean(v.RAZORPAY_KEY_ID) === Boolean(v.RAZORPAY_KEY_SECRET), {
     message: 'Set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET together',
     path: ['RAZORPAY_KEY_SECRET'],
+  })
+  .refine((v) => v.PAYMENTS_PROVIDER !== 'razorpay' || Boolean(v.RAZORPAY_KEY_ID && v.RAZORPAY_KEY_SECRET), {
+    message: 'PAYMENTS_PROVIDER=razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
+    path: ['PAYMENTS_PROVIDER'],
+  })
+  // ruling 29: a live server never falls back to the sandbox (every plan free) because keys were forgotten
+  .refine((v) => v.NODE_ENV !== 'production' || v.PAYMENTS_PROVIDER === 'sandbox' || Boolean(v.RAZORPAY_KEY_ID && v.RAZORPAY_KEY_SECRET), {
+    message:
+      'In production, set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET for real payments, or PAYMENTS_PROVIDER=sandbox to run the test checkout on purpose',
+    path: ['PAYMENTS_PROVIDER'],
   });
 
 export interface Config {
@@ -44,7 +58,9 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   admin: { email: string; password: string } | undefined;
-  /** Razorpay keys; without them payments go through the built-in sandbox */
+  /** which provider takes subscription payments: Razorpay with its keys, or the built-in sandbox (no money moves) */
+  paymentsProvider: 'razorpay' | 'sandbox';
+  /** Razorpay keys; set exactly when paymentsProvider is 'razorpay' */
   razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
   sessionSecret: string;
   /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
@@ -56,6 +72,8 @@ export interface Config {
    * hand out reset links to anyone who asks.
    */
   revealResetTokens: boolean;
+  /** build (when stale) and serve the web app; false runs the API alone */
+  serveWeb: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +93,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  // an explicit PAYMENTS_PROVIDER wins; otherwise the keys decide (outside production, see the refinement above)
+  const provider = e.PAYMENTS_PROVIDER ?? (e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET ? 'razorpay' : 'sandbox');
+  const razorpay =
+    provider === 'razorpay' && e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
+      ? { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET }
+      : undefined;
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -84,14 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
-    razorpay:
-      e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
-        ? { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET }
-        : undefined,
+    paymentsProvider: provider,
+    razorpay,
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
+    serveWeb: e.SERVE_WEB === 'true',
   };
 }
 

@@ -16,7 +16,6 @@ const PUBLIC = new Set([
   'POST /api/auth/resend-confirmation',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
-  'POST /api/auth/quick-login',
   'POST /api/auth/logout',
   'GET /api/plans',
   // signed by the payment provider instead of a session (X-Razorpay-Signature)

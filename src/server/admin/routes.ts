@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireMaster } from '../auth/context';
 import { schools, users } from '../db/schema';
+import { mailOutboxHealth } from '../mail/outbox';
 import { schoolDto, toSchoolDto } from '../schools/queries';
 
 export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
@@ -72,6 +73,41 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         createdAt: r.createdAt.toISOString(),
         lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
       }));
+    },
+  );
+
+  app.get(
+    '/api/admin/mail-outbox',
+    {
+      onRequest: requireMaster,
+      schema: {
+        tags: ['admin'],
+        summary: 'Whether mail is going out: waiting and failed mails, the oldest waiting, the last failure (master administrator)',
+        security: [{ bearer: [] }],
+        response: {
+          200: z.object({
+            queued: z.number().int(),
+            failed: z.number().int(),
+            oldestQueuedAt: z.string().nullable(),
+            lastFailure: z
+              .object({
+                at: z.string(),
+                error: z.string(),
+                to: z.string().describe('masked, e.g. h***@school.test'),
+                status: z.enum(['queued', 'sending', 'sent', 'failed']).describe('where that mail stands now'),
+              })
+              .nullable(),
+          }),
+        },
+      },
+    },
+    async () => {
+      const health = await mailOutboxHealth(db);
+      return {
+        ...health,
+        oldestQueuedAt: health.oldestQueuedAt?.toISOString() ?? null,
+        lastFailure: health.lastFailure ? { ...health.lastFailure, at: health.lastFailure.at.toISOString() } : null,
+      };
     },
   );
 }

@@ -16,6 +16,7 @@ import { schools, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, HttpError, unauthorized } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
+import { queueMail } from '../mail/outbox';
 import {
   confirmationMail,
   emailChangeConfirmMail,
@@ -28,7 +29,7 @@ import { createDefaultSession } from '../sessions/queries';
 import { requireUser } from './context';
 import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { isLocalRequest } from './loopback';
-import { answerFloor, authMailSender, EQUAL_ANSWER_MS, EQUAL_REGISTRATION_MS } from './mail';
+import { answerFloor, EQUAL_ANSWER_MS, EQUAL_REGISTRATION_MS } from './equal-answers';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeMailToken, findUserByEmail, findUserById, issueMailToken, revokeUserSessions, voidMailTokens } from './queries';
 import { RECOVERY_PER_EMAIL, RECOVERY_PER_IP, recoveryRetryMessage } from './rate-limit';
@@ -50,8 +51,7 @@ export const emailChangeSent = (newEmail: string) =>
 
 export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, mailer, config, throttle } = app.deps;
-  const sendMail = authMailSender(app, mailer);
+  const { db, clock, config, throttle } = app.deps;
   const link = (path: string, token?: string) => `${config.appUrl}${path}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
 
   /** Recovery mail is limited per address and per IP; the answer is the same for real and unknown addresses. */
@@ -112,7 +112,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
               .returning();
             await createDefaultSession(tx, { schoolId: school!.id, today: indiaDate(now) });
             const token = await issueMailToken(tx, { userId: user!.id, schoolId: school!.id, purpose: 'confirm_email', now });
-            await sendMail(tx, { ...confirmationMail(input.email, input.schoolName, link('/confirm-email', token)), kind: 'confirm-email', schoolId: school!.id, now });
+            await queueMail(tx, { ...confirmationMail(input.email, input.schoolName, link('/confirm-email', token)), kind: 'confirm-email', schoolId: school!.id, now });
           });
           created = true;
         } catch (error) {
@@ -136,7 +136,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       { rule: RECOVERY_PER_EMAIL, key: email },
     ]);
     if (!verdict.admitted) return;
-    await sendMail(db, { ...existingAccountMail(owner.email, link('/login'), link('/forgot-password')), kind: 'existing-account', schoolId: owner.schoolId, now });
+    await queueMail(db, { ...existingAccountMail(owner.email, link('/login'), link('/forgot-password')), kind: 'existing-account', schoolId: owner.schoolId, now });
   }
 
   app.post(
@@ -188,7 +188,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
         const schoolId = user.schoolId;
         await db.transaction(async (tx) => {
           const token = await issueMailToken(tx, { userId: user.id, schoolId, purpose: 'confirm_email', now });
-          await sendMail(tx, { ...confirmationMail(user.email, user.username, link('/confirm-email', token)), kind: 'confirm-email', schoolId, now });
+          await queueMail(tx, { ...confirmationMail(user.email, user.username, link('/confirm-email', token)), kind: 'confirm-email', schoolId, now });
         });
       }
       await floor();
@@ -225,7 +225,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const token = user
         ? await db.transaction(async (tx) => {
             const issued = await issueMailToken(tx, { userId: user.id, schoolId: user.schoolId, purpose: 'reset_password', now });
-            await sendMail(tx, { ...resetMail(user.email, link('/reset-password', issued)), kind: 'reset-password', schoolId: user.schoolId, now });
+            await queueMail(tx, { ...resetMail(user.email, link('/reset-password', issued)), kind: 'reset-password', schoolId: user.schoolId, now });
             return issued;
           })
         : null;
@@ -329,12 +329,12 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const taken = await findUserByEmail(db, newEmail);
       await db.transaction(async (tx) => {
         if (taken) {
-          await sendMail(tx, { ...emailInUseMail(taken.email), kind: 'email-in-use', schoolId: taken.schoolId, now });
+          await queueMail(tx, { ...emailInUseMail(taken.email), kind: 'email-in-use', schoolId: taken.schoolId, now });
         } else {
           const token = await issueMailToken(tx, { userId: user.id, schoolId: user.schoolId, purpose: 'change_email', now, newEmail });
-          await sendMail(tx, { ...emailChangeConfirmMail(newEmail, link('/confirm-email-change', token)), kind: 'email-change', schoolId: user.schoolId, now });
+          await queueMail(tx, { ...emailChangeConfirmMail(newEmail, link('/confirm-email-change', token)), kind: 'email-change', schoolId: user.schoolId, now });
         }
-        await sendMail(tx, { ...emailChangeNoticeMail(user.email, newEmail, link('/forgot-password')), kind: 'email-change-notice', schoolId: user.schoolId, now });
+        await queueMail(tx, { ...emailChangeNoticeMail(user.email, newEmail, link('/forgot-password')), kind: 'email-change-notice', schoolId: user.schoolId, now });
         await audit(tx, request, { action: 'email.change_requested', entity: 'user', entityId: user.id, before: { email: user.email }, after: { email: newEmail } });
       });
       return { message: emailChangeSent(newEmail), user: toUserDto(user), pendingEmail: newEmail };

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import { authSessions, schools, users } from '../db/schema';
 import { HttpError, unauthorized } from '../lib/errors';
+import { settleDuePlan } from '../plans/timeline';
 import { sessionCache, type CheckedSession } from './session-cache';
 
 export interface AuthContext {
@@ -11,7 +12,6 @@ export interface AuthContext {
   email: string;
   role: 'school_admin' | 'master_admin';
   schoolId: string | null;
-  kind: 'session' | 'quick';
   /** the school's trial or plan has ended: reads only (ruling 14) */
   accessExpired: boolean;
 }
@@ -21,8 +21,6 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyContextConfig {
-    /** the short-lived quick-login token may call this route (subscription payment only) */
-    allowQuickToken?: boolean;
     /** a school whose trial or plan has ended may still call this write (sign-in, payment) */
     allowWhenExpired?: boolean;
   }
@@ -45,7 +43,10 @@ export function registerAuthContext(app: FastifyInstance): void {
     const session = sessionCache.get(token, now) ?? (await checkSession(app, token, now));
     if (!session) return;
     const { payload } = session;
-    if (payload.kind === 'quick' && !request.routeOptions.config?.allowQuickToken) return;
+    // a queued lower plan takes over at its start date (ruling 28): written before any handler reads the plan
+    if (session.schoolId && session.school?.queuedStart && session.school.queuedStart <= now) {
+      await settleDuePlan(app.deps.db, session.schoolId, now);
+    }
     const expired = session.school ? accessState({ subscriptionStatus: session.school.status, ...session.school }, now).isExpired : false;
     request.auth = {
       sessionId: payload.sid,
@@ -53,7 +54,6 @@ export function registerAuthContext(app: FastifyInstance): void {
       email: session.email,
       role: session.role,
       schoolId: session.schoolId,
-      kind: payload.kind === 'quick' ? 'quick' : 'session',
       accessExpired: expired,
     };
   });
@@ -74,6 +74,8 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
       status: schools.subscriptionStatus,
       trialEndsAt: schools.trialEndsAt,
       planEndDate: schools.planEndDate,
+      queuedStart: schools.queuedStart,
+      queuedEnd: schools.queuedEnd,
     })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
@@ -82,6 +84,7 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
       and(
         eq(authSessions.id, payload.sid),
         eq(authSessions.userId, payload.uid),
+        eq(authSessions.kind, 'session'),
         isNull(authSessions.revokedAt),
         gt(authSessions.expiresAt, now),
       ),
@@ -97,7 +100,7 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
     sessionExpiresAt: payload.expiresAt && payload.expiresAt < row.sessionExpiresAt ? payload.expiresAt : row.sessionExpiresAt,
     school:
       row.schoolId && row.status
-        ? { status: row.status as SubscriptionStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate }
+        ? { status: row.status as SubscriptionStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.queuedEnd ?? row.planEndDate, queuedStart: row.queuedStart }
         : null,
   };
   sessionCache.set(token, session, now, generation);

@@ -22,21 +22,20 @@ export async function findUserById(db: Db, userId: string): Promise<UserRow | un
 
 export const SESSION_TTL_MS = 24 * 60 * 60_000;
 export const REMEMBER_TTL_MS = 30 * 24 * 60 * 60_000;
-export const QUICK_TTL_MS = 15 * 60_000;
 
 export async function createSessionRow(
   db: Db,
   values: {
     userId: string;
     schoolId: string | null;
-    kind: 'session' | 'remember' | 'quick';
+    kind: 'session' | 'remember';
     now: Date;
     ip?: string;
     userAgent?: string;
     rememberId?: string;
   },
 ): Promise<{ id: string; expiresAt: Date }> {
-  const ttl = values.kind === 'remember' ? REMEMBER_TTL_MS : values.kind === 'quick' ? QUICK_TTL_MS : SESSION_TTL_MS;
+  const ttl = values.kind === 'remember' ? REMEMBER_TTL_MS : SESSION_TTL_MS;
   const expiresAt = new Date(values.now.getTime() + ttl);
   const [row] = await db
     .insert(authSessions)

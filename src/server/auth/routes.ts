@@ -2,13 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginSchema, quickLoginSchema, rememberLoginSchema } from '../../domain/auth';
-import { accessState, type SubscriptionStatus } from '../../domain/plans';
-import { schools, users } from '../db/schema';
-import { forbidden, HttpError, notFound, unauthorized } from '../lib/errors';
+import { loginSchema, rememberLoginSchema } from '../../domain/auth';
+import { users } from '../db/schema';
+import { forbidden, HttpError, unauthorized } from '../lib/errors';
 import { findSchool, schoolDto, toSchoolDto } from '../schools/queries';
 import { accountRoutes } from './account-routes';
-import { requireUser, RENEW_MESSAGE } from './context';
+import { requireUser } from './context';
 import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import {
@@ -35,6 +34,9 @@ const sessionAnswer = z.object({
   rememberToken: z.string().optional(),
   user: userDto,
   school: schoolDto.nullable(),
+  /** ruling 14: the school's trial or plan has ended; this session reads, exports and pays, writes answer 402 */
+  requiresPayment: z.literal(true).optional(),
+  schoolId: z.string().optional(),
 });
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -84,12 +86,15 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const [updated] = await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)).returning();
     await recordLoginEvent(db, { email: user.email, success: true, userId: user.id, schoolId: user.schoolId, ip: request.ip, now });
     const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
+    const dto = school ? toSchoolDto(school, now) : null;
     return {
       success: true as const,
       token,
       ...(rememberToken ? { rememberToken } : {}),
       user: toUserDto(updated ?? user),
-      school: school ? toSchoolDto(school, now) : null,
+      school: dto,
+      // a read-only session (ruling 14): said at the top level too, where the platform document's clients look
+      ...(dto?.isExpired ? { requiresPayment: true as const, schoolId: dto.id } : {}),
     };
   }
 
@@ -100,7 +105,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['auth'],
         summary: 'School administrator sign-in',
         body: loginSchema,
-        response: { 200: sessionAnswer, 401: errorDto, 402: errorDto, 403: errorDto, 429: errorDto },
+        response: { 200: sessionAnswer, 401: errorDto, 403: errorDto, 429: errorDto },
       },
     },
     async (request) => {
@@ -108,15 +113,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       const user = await checkCredentials(request, email, password);
       if (user.role === 'master_admin') throw forbidden(ADMIN_MUST_USE_PORTAL, { adminLogin: true, message: ADMIN_MUST_USE_PORTAL });
       if (!user.emailConfirmedAt) throw forbidden(EMAIL_NOT_CONFIRMED, { emailNotConfirmed: true });
-      const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
-      if (!school) throw unauthorized(INVALID_CREDENTIALS);
-      const access = accessState(
-        { subscriptionStatus: school.subscriptionStatus as SubscriptionStatus, trialEndsAt: school.trialEndsAt, planEndDate: school.planEndDate },
-        clock.now(),
-      );
-      if (access.isExpired) {
-        throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: school.id, message: RENEW_MESSAGE });
-      }
+      if (!user.schoolId || !(await findSchool(db, { schoolId: user.schoolId }))) throw unauthorized(INVALID_CREDENTIALS);
+      // an ended trial or plan still signs in (ruling 14): the session is read-only and can pay
       return startSession(request, user, rememberMe ?? false);
     },
   );
@@ -148,7 +146,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['auth'],
         summary: 'Exchange a remember-me token for a new session token',
         body: rememberLoginSchema,
-        response: { 200: sessionAnswer, 401: errorDto, 402: errorDto },
+        response: { 200: sessionAnswer, 401: errorDto },
       },
     },
     async (request) => {
@@ -157,13 +155,6 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       if (!payload || payload.kind !== 'remember') throw unauthorized(REMEMBER_EXPIRED);
       const user = await findUserById(db, payload.uid);
       if (!user) throw unauthorized(REMEMBER_EXPIRED);
-      if (user.schoolId) {
-        const school = await findSchool(db, { schoolId: user.schoolId });
-        const access = school
-          ? accessState({ subscriptionStatus: school.subscriptionStatus as SubscriptionStatus, trialEndsAt: school.trialEndsAt, planEndDate: school.planEndDate }, now)
-          : null;
-        if (access?.isExpired) throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: user.schoolId });
-      }
       // used once: the answer carries the next remember-me token, and the old one stops working
       if (!(await consumeRememberSession(db, payload.sid, user.id, now))) throw unauthorized(REMEMBER_EXPIRED);
       return startSession(request, user, true);
@@ -200,7 +191,6 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/api/auth/logout',
       {
-        config: { allowQuickToken: true },
         schema: {
           tags: ['auth'],
           summary: 'Revoke this session and its remember-me token (also the one sent in the body); the body is optional',
@@ -243,51 +233,6 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         .where(eq(users.id, request.auth!.userId))
         .returning();
       return { user: toUserDto(row!) };
-    },
-  );
-
-  app.post(
-    '/api/auth/quick-login',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'A 15-minute token good only for paying the subscription of a school whose plan has ended',
-        body: quickLoginSchema,
-        response: {
-          200: z.object({
-            token: z.string(),
-            expiresAt: z.string(),
-            schoolId: z.string(),
-            schoolName: z.string(),
-            hasPaidSubscription: z.boolean(),
-          }),
-          404: errorDto,
-        },
-      },
-    },
-    async (request) => {
-      const now = clock.now();
-      const [row] = await db
-        .select({ userId: users.id, schoolName: schools.name, hasPaidSubscription: schools.hasPaidSubscription })
-        .from(users)
-        .innerJoin(schools, eq(schools.id, users.schoolId))
-        .where(eq(users.schoolId, request.body.schoolId))
-        .orderBy(users.createdAt)
-        .limit(1);
-      if (!row) throw notFound('School not found');
-      const session = await createSessionRow(db, { userId: row.userId, schoolId: request.body.schoolId, kind: 'quick', now, ip: request.ip });
-      const token = await tokens.sign(
-        { sid: session.id, uid: row.userId, schoolId: request.body.schoolId, role: 'school_admin', kind: 'quick' },
-        session.expiresAt,
-        now,
-      );
-      return {
-        token,
-        expiresAt: session.expiresAt.toISOString(),
-        schoolId: request.body.schoolId,
-        schoolName: row.schoolName,
-        hasPaidSubscription: row.hasPaidSubscription,
-      };
     },
   );
 

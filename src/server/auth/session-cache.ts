@@ -9,7 +9,8 @@ export interface CheckedSession {
   role: 'school_admin' | 'master_admin';
   schoolId: string | null;
   sessionExpiresAt: Date;
-  school: { status: SubscriptionStatus; trialEndsAt: Date | null; planEndDate: Date | null } | null;
+  /** planEndDate is the end of everything paid for, a queued lower plan included; queuedStart says when that plan takes over */
+  school: { status: SubscriptionStatus; trialEndsAt: Date | null; planEndDate: Date | null; queuedStart: Date | null } | null;
 }
 
 interface Entry {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
-export type TokenKind = 'session' | 'remember' | 'quick';
+export type TokenKind = 'session' | 'remember';
 
 export interface TokenPayload {
   sid: string;
@@ -34,12 +34,15 @@ export class TokenSigner {
         currentDate: now,
       });
       if (typeof payload.sid !== 'string' || typeof payload.uid !== 'string') return null;
+      // only the two kinds this server issues: a token of a retired kind (the old payment-only
+      // 'quick' token) must never be read as a full session
+      if (payload.kind !== 'session' && payload.kind !== 'remember') return null;
       return {
         sid: payload.sid,
         uid: payload.uid,
         schoolId: typeof payload.schoolId === 'string' ? payload.schoolId : null,
         role: payload.role === 'master_admin' ? 'master_admin' : 'school_admin',
-        kind: payload.kind === 'remember' || payload.kind === 'quick' ? payload.kind : 'session',
+        kind: payload.kind,
         expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
       };
     } catch {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +9,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { hasPendingMigrations, startDailyBackups, writeBackup } from './backups';
+import { lockDataDir } from './data-dir-lock';
+import { dataDirTexts } from './messages';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -33,6 +36,8 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** the embedded database opened from DATA_DIR by openAppDatabase: what backups dump */
+  embedded?: { client: PGlite; dataDir: string };
 }
 
 export async function openPglite(
@@ -60,19 +65,77 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   return { db, kind: 'postgres', close: () => pool.end() };
 }
 
-export async function migrateDatabase(database: Database): Promise<void> {
+export async function migrateDatabase(database: Database, folder = migrationsFolder): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as never, { migrationsFolder });
+    await migratePglite(database.db as never, { migrationsFolder: folder });
   } else {
-    await migratePg(database.db as never, { migrationsFolder });
+    await migratePg(database.db as never, { migrationsFolder: folder });
   }
 }
 
-/** The database the app runs on: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
-export async function openAppDatabase(config: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
-  const database = config.databaseUrl
-    ? await openPostgres(config.databaseUrl)
-    : await openPglite({ dataDir: path.join(config.dataDir, 'db') });
-  await migrateDatabase(database);
-  return database;
+export interface OpenAppDatabaseOptions {
+  /** who opens DATA_DIR's embedded database, named in the refusal a second opener gets */
+  holder?: string;
+  /** added to that refusal, e.g. what to do instead */
+  refusalHint?: string;
+  /** false for a command that must see the database as it is (npm run backup) */
+  migrate?: boolean;
+  /** the server: a backup a day while it runs */
+  dailyBackups?: boolean;
+  migrationsFolder?: string;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+/**
+ * The database the app runs on: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db.
+ * Every program that opens the embedded database comes through here, so every one of them takes
+ * DATA_DIR's lock first (decision 0023) and an existing database is backed up before it is
+ * migrated (decision 0024).
+ */
+export async function openAppDatabase(
+  config: { databaseUrl?: string | undefined; dataDir: string },
+  options: OpenAppDatabaseOptions = {},
+): Promise<Database> {
+  const folder = options.migrationsFolder ?? migrationsFolder;
+  if (config.databaseUrl) {
+    const database = await openPostgres(config.databaseUrl);
+    if (options.migrate !== false) await migrateDatabase(database, folder);
+    return database;
+  }
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((line: string) => console.log(line));
+  const lock = lockDataDir(config.dataDir, options.holder ?? 'another School Ledger command', { hint: options.refusalHint });
+  let database: (Database & { client: PGlite }) | undefined;
+  try {
+    const dbDir = path.join(config.dataDir, 'db');
+    const existed = existsSync(path.join(dbDir, 'PG_VERSION'));
+    database = await openPglite({ dataDir: dbDir });
+    if (options.migrate !== false) {
+      if (existed && (await hasPendingMigrations(database.client, folder))) {
+        const file = await writeBackup(database.client, config.dataDir, { now: now(), label: 'before-migration' });
+        log(dataDirTexts.backupBeforeMigration(file));
+      }
+      await migrateDatabase(database, folder);
+    }
+    const opened = database;
+    const schedule = options.dailyBackups ? startDailyBackups(opened.client, config.dataDir, { now, log }) : undefined;
+    return {
+      db: opened.db,
+      kind: 'pglite',
+      embedded: { client: opened.client, dataDir: config.dataDir },
+      async close() {
+        try {
+          await schedule?.stop();
+          await opened.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await database?.close().catch(() => {});
+    lock.release();
+    throw error;
+  }
 }

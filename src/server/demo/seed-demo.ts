@@ -119,8 +119,9 @@ export async function seedDemoSchool(app: FastifyInstance, db: Db, o: DemoOption
   o.log(`${previous.name}: ${receipts} receipts and a year of expenses`);
 
   // The new session: every student moves up a class and takes their dues along (ruling 9).
-  await call('POST', '/api/academic-sessions', { sessionName: current.name, startDate: current.startDate, endDate: current.endDate, isActive: true });
-  o.log(`Session ${current.name} created: students promoted, Class 12 graduated, balances carried forward`);
+  const created = (await call('POST', '/api/academic-sessions', { sessionName: current.name, startDate: current.startDate, endDate: current.endDate, isActive: false })) as { id: string };
+  await call('POST', `/api/academic-sessions/${created.id}/start`, { early: true });
+  o.log(`Session ${current.name} started: students promoted, Class 12 graduated, balances carried forward`);
   for (const className of CLASSES) await call('POST', '/api/class-fee-structures', { className, academicYear: current.name, ...structureOf(className, 1) });
   for (let i = o.students + 1; i <= o.students + intake; i++) {
     const s = studentAt(i, o.students, 'Nursery');

@@ -126,8 +126,11 @@ async function apply(w: World, o: Op): Promise<void> {
     }
     case 'rollover': {
       if (w.rolledOver) return;
-      const res = await w.api.post('/api/academic-sessions', { sessionName: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: true });
-      expect(res.statusCode).toBe(201);
+      const created = await w.api.post('/api/academic-sessions', { sessionName: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: false });
+      expect(created.statusCode).toBe(201);
+      // November: before the running session's last month, so the start is an early one
+      const res = await w.api.post(`/api/academic-sessions/${created.json().id}/start`, { early: true });
+      expect(res.statusCode, res.body).toBe(200);
       w.rolledOver = true;
       return;
     }

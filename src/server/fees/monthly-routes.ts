@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  indiaMonthKey,
   monthKey,
   monthlyBulkSchema,
   MONTHLY_LOCKED_MESSAGE,
@@ -15,6 +16,7 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { badRequest, conflict } from '../lib/errors';
 import {
+  accountFor,
   assertOpenForFees,
   linesAfter,
   carriedPaymentLines,
@@ -176,6 +178,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
           clientId,
           requestHash: hash,
           lines,
+          dues: accountFor(ctx, indiaMonthKey(now)),
         });
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nextUnpaidMonth } from '../../domain/fees';
+import { allocateToMonths, headDue, type SessionAccount } from '../../domain/fees';
 import {
   FEE_PAYMENT_REQUIRED_MESSAGE,
   FEE_PAYMENT_TYPES,
@@ -53,6 +53,14 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+/** Every month of the session together has less left for the head than the payment. */
+function monthsFullMessage(account: SessionAccount, head: 'tuition' | 'bus', amount: Paise, sessionName: string): string {
+  const left = paise(account.months.reduce((s, m) => s + headDue(account, head, m.key).remaining, 0));
+  const what = `${HEAD_LABELS[head]} for the ${sessionName} session`;
+  if (left === 0) return `${what} is already paid for every month. A fee cannot be paid twice.`;
+  return `${what}: only ${formatINR(left)} is still due over all its months; ${formatINR(amount)} is more than that.`;
+}
+
 const saveResponse = z.object({ message: z.string(), replayed: z.boolean(), receipt: feePaymentDto });
 
 export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> {
@@ -89,7 +97,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
         tags: ['fees'],
         summary: 'Record Fee Payment: one FEE receipt with a line per fee type',
         description:
-          'fees: [{ type, amount, month? }]. monthly is tuition and transport is the bus fee: both pay a month of the student\'s session (month "2025-04" or "April 2025"; the earliest month still short when absent). previous_balance pays balances carried from earlier sessions, oldest first, and is the only type accepted for a passout. totalPaid, when sent, must equal the sum. Idempotent on clientId.',
+          'fees: [{ type, amount, month? }]. monthly is tuition and transport is the bus fee: both pay a month of the student\'s session (month "2025-04" or "April 2025"; when absent, the months still short, oldest first, each up to its due). previous_balance pays balances carried from earlier sessions, oldest first, and is the only type accepted for a passout. totalPaid, when sent, must equal the sum. Idempotent on clientId.',
         security: [{ bearer: [] }],
         body: feePaymentSchema,
         response: { 200: saveResponse, 201: saveResponse, 400: errorDto, 402: errorDto, 404: errorDto, 409: errorDto },
@@ -127,6 +135,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
         const lines: NewLine[] = [];
         let session;
         let placement;
+        let dues: SessionAccount | null = null;
         if (student.status === 'passout') {
           if (current.length > 0) {
             throw conflict(`${student.name} has left the school (passouts): only their outstanding balance can be collected, as previous_balance.`);
@@ -149,24 +158,26 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
             assertOpenForFees(ctx);
             checkPaidOn(paidOn, { session, today, what: 'this payment' });
             const months = new Set(sessionMonths(session.startDate, session.endDate).map((m) => m.key));
-            const account = accountFor(ctx, indiaMonthKey(now));
+            dues = accountFor(ctx, indiaMonthKey(now));
+            const sessionId = ctx.session.id;
             for (const fee of current) {
               const head = FEE_TYPE_HEAD[fee.type];
+              if (isMonthlyHead(head) && !fee.month) {
+                // "Earliest unpaid month": the payment settles months oldest first, each up to its due
+                const spread = allocateToMonths(dues, head, fee.amount);
+                if (!spread) throw conflict(monthsFullMessage(dues, head, fee.amount, session.name));
+                lines.push(...spread.map((c) => ({ ...c, paidOn, sessionId })));
+                continue;
+              }
               let period: string | null = null;
               if (isMonthlyHead(head)) {
-                if (fee.month) {
-                  period = parseMonthInput(fee.month);
-                  if (!period) throw badRequest(`"${fee.month.slice(0, 20)}" is not a month: use 2025-04 or April 2025`);
-                } else {
-                  period = nextUnpaidMonth(account, head);
-                }
-                if (!period || !months.has(period)) {
-                  throw badRequest(`${period ? monthLabel(period) : 'That month'} is not a month of the ${session.name} session`);
-                }
+                period = parseMonthInput(fee.month!);
+                if (!period) throw badRequest(`"${fee.month!.slice(0, 20)}" is not a month: use 2025-04 or April 2025`);
+                if (!months.has(period)) throw badRequest(`${monthLabel(period)} is not a month of the ${session.name} session`);
               } else if (fee.month) {
                 throw badRequest(`${HEAD_LABELS[head]} is not paid per month: leave its month empty`);
               }
-              lines.push({ head, period, amount: fee.amount, paidOn, sessionId: session.id });
+              lines.push({ head, period, amount: fee.amount, paidOn, sessionId });
             }
           }
         }
@@ -185,6 +196,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
           clientId: body.clientId,
           requestHash: hash,
           lines,
+          dues,
         });
         return { receipt, replayed: false };
       });

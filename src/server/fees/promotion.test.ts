@@ -51,9 +51,12 @@ const balanceOf = async (studentId: string | undefined) => (await school.api.get
 
 describe('rolling the school into a new session (ruling 9)', () => {
   it('promotes every active student one class up in one go, carrying each balance, Class 12 to passouts', async () => {
-    const res = await school.api.post('/api/academic-sessions', { sessionName: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: true });
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ sessionName: '2026-2027', isActive: true, isPromotionCompleted: true });
+    const created = await school.api.post('/api/academic-sessions', { sessionName: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: false });
+    expect(created.statusCode).toBe(201);
+    const res = await school.api.post(`/api/academic-sessions/${created.json().id}/start`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('2026-2027 has started: 3 students moved up, 1 passed out.');
+    expect(res.json().session).toMatchObject({ sessionName: '2026-2027', isActive: true, isPromotionCompleted: true });
 
     const db = ctx.database.db;
     const placed = await db.select().from(students).where(eq(students.schoolId, school.schoolId));

@@ -1,8 +1,10 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import { CLASSES, nextClass } from '../../domain/classes';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { CLASSES, nextClass, normaliseClass } from '../../domain/classes';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { academicSessions, auditLog, passouts, previousBalances, rollCounters, studentEnrollments, students } from '../db/schema';
+import type { Paise } from '../../domain/money';
+import { academicSessions, auditLog, passouts, previousBalances, receiptLines, receipts, rollCounters, sessionRollovers, studentEnrollments, students } from '../db/schema';
+import { rowsOf } from '../lib/sql-rows';
 import { outstandingOfMany, recordCarried } from './balances';
 import { lockSchoolLedger } from './locks';
 import type { SessionRow } from './queries';
@@ -41,22 +43,13 @@ const classSteps = () =>
  */
 export async function rollOverSchool(
   tx: Db,
-  { schoolId, from, to, actor }: { schoolId: string; from: SessionRow; to: SessionRow; actor: Actor },
+  { schoolId, from, to, throughMonth, actor }: { schoolId: string; from: SessionRow; to: SessionRow; throughMonth: string; actor: Actor },
 ): Promise<RolloverSummary> {
   await lockSchoolLedger(tx, { schoolId });
-  const inFrom = and(
-    eq(students.schoolId, schoolId),
-    eq(students.status, 'active'),
-    or(eq(students.sessionId, from.id), isNull(students.sessionId)),
-  );
-  const people = await tx
-    .select({ id: students.id, className: students.className, monthlyBusFeePaise: students.monthlyBusFeePaise })
-    .from(students)
-    .where(inFrom);
+  const people = await studentsOf(tx, { schoolId, from });
   const summary: RolloverSummary = { promoted: 0, graduated: 0, balancesCarried: 0, totalCarriedPaise: 0 };
 
   if (people.length > 0) {
-    const throughMonth = from.endDate.slice(0, 7);
     const carried = await outstandingOfMany(tx, { schoolId, session: from, people, throughMonth });
     const graduates = new Set(people.filter((p) => p.className === FINAL_CLASS).map((p) => p.id));
     await recordCarried(tx, { schoolId, session: from, rows: carried.filter((c) => !graduates.has(c.studentId)), throughMonth, reason: 'rollover', at: actor.now });
@@ -145,6 +138,16 @@ export async function rollOverSchool(
     .update(academicSessions)
     .set({ isPromotionCompleted: true })
     .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, to.id)));
+  await tx.insert(sessionRollovers).values({
+    schoolId,
+    fromSessionId: from.id,
+    toSessionId: to.id,
+    throughMonth,
+    moved: people.map((p) => ({ id: p.id, className: p.className, section: p.section, rollNumber: p.rollNumber, sessionId: p.sessionId, graduated: p.className === FINAL_CLASS })),
+    summary,
+    startedAt: actor.now,
+    startedBy: actor.userId,
+  });
   await tx.insert(auditLog).values({
     schoolId,
     userId: actor.userId,
@@ -159,10 +162,157 @@ export async function rollOverSchool(
   return summary;
 }
 
+/** The active students of `from` (and any never placed in a session), as a start moves them. */
+function studentsOf(db: Db, { schoolId, from }: { schoolId: string; from: SessionRow }) {
+  return db
+    .select({
+      id: students.id,
+      name: students.name,
+      className: students.className,
+      section: students.section,
+      rollNumber: students.rollNumber,
+      sessionId: students.sessionId,
+      monthlyBusFeePaise: students.monthlyBusFeePaise,
+    })
+    .from(students)
+    .where(and(eq(students.schoolId, schoolId), eq(students.status, 'active'), or(eq(students.sessionId, from.id), isNull(students.sessionId))))
+    .orderBy(students.className, students.section, students.rollNumber, students.name);
+}
+
+export interface RolloverPreviewRow {
+  id: string;
+  name: string;
+  fromClass: string;
+  section: string;
+  rollNumber: number;
+  /** null: passes out (Class 12) */
+  toClass: string | null;
+  carriedMonthly: Paise;
+  carriedYearly: Paise;
+}
+
+/** Who a start would move where, who passes out, and what each carries: read only, nothing moves. */
+export async function previewRollover(
+  db: Db,
+  { schoolId, from, throughMonth }: { schoolId: string; from: SessionRow; throughMonth: string },
+): Promise<RolloverPreviewRow[]> {
+  const people = await studentsOf(db, { schoolId, from });
+  const carried = new Map((await outstandingOfMany(db, { schoolId, session: from, people, throughMonth })).map((c) => [c.studentId, c]));
+  return people.map((p) => ({
+    id: p.id,
+    name: p.name,
+    fromClass: p.className,
+    section: p.section,
+    rollNumber: p.rollNumber,
+    toClass: p.className === FINAL_CLASS ? null : ((normaliseClass(p.className) && nextClass(normaliseClass(p.className)!)) ?? p.className),
+    carriedMonthly: carried.get(p.id)?.monthly ?? (0 as Paise),
+    carriedYearly: carried.get(p.id)?.yearly ?? (0 as Paise),
+  }));
+}
+
+export type RolloverRow = typeof sessionRollovers.$inferSelect;
+
+/** The start that moved the school into `to` and is not undone, if any. */
+export async function findRollover(db: Db, { schoolId, toSessionId }: { schoolId: string; toSessionId: string }): Promise<RolloverRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessionRollovers)
+    .where(and(eq(sessionRollovers.schoolId, schoolId), eq(sessionRollovers.toSessionId, toSessionId), isNull(sessionRollovers.undoneAt)))
+    .orderBy(desc(sessionRollovers.startedAt))
+    .limit(1);
+  return row;
+}
+
+/** Why a start can no longer be undone, or null: a receipt in the new session, or a student admitted into it. */
+export async function undoBlocker(db: Db, { schoolId, rollover, toName }: { schoolId: string; rollover: RolloverRow; toName: string }): Promise<string | null> {
+  // a receipt numbered in the new session, or paying its fees while numbered in the old one
+  const [receipt] = await db
+    .select({ number: receipts.receiptNumber })
+    .from(receipts)
+    .where(
+      and(
+        eq(receipts.schoolId, schoolId),
+        or(
+          eq(receipts.sessionId, rollover.toSessionId),
+          sql`exists (select 1 from ${receiptLines} l where l.school_id = ${schoolId} and l.receipt_id = ${receipts.id}
+                and (l.session_id = ${rollover.toSessionId}::uuid
+                     -- a payment against a balance this start carried
+                     or (l.head = 'previous_balance' and l.session_id = ${rollover.fromSessionId}::uuid and l.created_at >= ${rollover.startedAt.toISOString()}::timestamptz)))`,
+        ),
+      ),
+    )
+    .orderBy(receipts.createdAt)
+    .limit(1);
+  if (receipt) return `Receipt ${receipt.number} was saved after ${toName} started: the start can no longer be undone.`;
+  const moved = (rollover.moved as MovedStudent[]).map((m) => m.id);
+  const result = await db.execute(sql`
+    select count(*)::int as n from ${studentEnrollments}
+    where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid
+      and not (student_id = any(${`{${moved.join(',')}}`}::uuid[]))`);
+  const admitted = Number((rowsOf<{ n: number }>(result)[0] ?? { n: 0 }).n);
+  if (admitted > 0) {
+    return `${admitted} ${admitted === 1 ? 'student was' : 'students were'} admitted into ${toName} after it started: the start can no longer be undone.`;
+  }
+  return null;
+}
+
+interface MovedStudent {
+  id: string;
+  className: string;
+  section: string;
+  rollNumber: number;
+  sessionId: string | null;
+  graduated: boolean;
+}
+
 /**
- * Whether creating `to` rolls the school over from `from`: only a session that starts after the
- * current one does (recording an older session for history moves nobody).
+ * Puts every student back where the start found them, in one transaction: their class, section,
+ * roll number and session; graduates back from the passouts; the balances the start carried and the
+ * new session's enrollments removed. The caller has checked `undoBlocker` under the same lock.
  */
-export function rollsOver(from: SessionRow | undefined, to: SessionRow): from is SessionRow {
-  return Boolean(from && from.id !== to.id && to.startDate > from.startDate);
+export async function undoRollover(
+  tx: Db,
+  { schoolId, rollover, actor }: { schoolId: string; rollover: RolloverRow; actor: Actor },
+): Promise<{ restored: number }> {
+  await lockSchoolLedger(tx, { schoolId });
+  const moved = rollover.moved as MovedStudent[];
+  const ids = `{${moved.map((m) => m.id).join(',')}}`;
+  const graduated = `{${moved.filter((m) => m.graduated).map((m) => m.id).join(',')}}`;
+  if (moved.length > 0) {
+    await tx.execute(sql`
+      update ${students} s
+      set class_name = m.class_name, section = m.section, roll_number = m.roll_number, session_id = m.session_id,
+          status = 'active', updated_at = ${actor.now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(moved.map((m) => ({ id: m.id, class_name: m.className, section: m.section, roll_number: m.rollNumber, session_id: m.sessionId })))}::jsonb)
+        as m(id uuid, class_name text, section text, roll_number int, session_id uuid)
+      where s.school_id = ${schoolId} and s.id = m.id`);
+    await tx.execute(sql`
+      delete from ${passouts} where school_id = ${schoolId} and kind = 'graduated'
+        and session_id = ${rollover.fromSessionId}::uuid and student_id = any(${graduated}::uuid[])`);
+    await tx.execute(sql`
+      delete from ${previousBalances} where school_id = ${schoolId} and session_id = ${rollover.fromSessionId}::uuid
+        and reason in ('rollover', 'graduation') and student_id = any(${ids}::uuid[])`);
+  }
+  await tx.execute(sql`delete from ${studentEnrollments} where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`);
+  await tx.execute(sql`delete from ${rollCounters} where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`);
+  await tx
+    .update(academicSessions)
+    .set({ isPromotionCompleted: false })
+    .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, rollover.toSessionId)));
+  await tx
+    .update(sessionRollovers)
+    .set({ undoneAt: actor.now, undoneBy: actor.userId })
+    .where(and(eq(sessionRollovers.schoolId, schoolId), eq(sessionRollovers.id, rollover.id)));
+  await tx.insert(auditLog).values({
+    schoolId,
+    userId: actor.userId,
+    action: 'academic_session.rollover_undo',
+    entity: 'academic_session',
+    entityId: rollover.toSessionId,
+    before: { sessionId: rollover.toSessionId, summary: rollover.summary },
+    after: { sessionId: rollover.fromSessionId, restored: moved.length },
+    ip: actor.ip,
+    createdAt: actor.now,
+  });
+  return { restored: moved.length };
 }

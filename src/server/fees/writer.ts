@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { formatReceiptNumber, type FeeHead, type PaymentDetails, type ReceiptPrefix } from '../../domain/ledger';
-import { paise, type Paise } from '../../domain/money';
+import { findOverpayment, overpaymentMessage, type SessionAccount } from '../../domain/fees';
+import { paise, toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { academicSessions, receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { indiaDate } from '../../domain/sessions';
 import { audit } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
@@ -34,6 +36,12 @@ export interface NewReceipt {
   clientId: string | null;
   requestHash: string | null;
   lines: NewLine[];
+  /**
+   * The student's account in `session` before this receipt (ruling 26): every line for that session
+   * is checked against what is still due there. Null only for a receipt of carried balances alone,
+   * which `carriedPaymentLines` caps.
+   */
+  dues: SessionAccount | null;
 }
 
 /** A stable fingerprint of what a request asked for: the same clientId must always mean the same save. */
@@ -78,9 +86,11 @@ async function receivedByName(tx: Db, request: FastifyRequest, given: string | n
  * receipt waits on the counter row, so numbers are consecutive with no gaps and no repeats.
  */
 export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewReceipt): Promise<ReceiptWithLines> {
+  assertWithinDues(input);
   const total = paise(input.lines.reduce((s, l) => s + l.amount, 0));
   const receivedBy = await receivedByName(tx, request, input.details.receivedBy);
-  const academicYear = input.session.name;
+  const numbering = await numberingSession(tx, input);
+  const academicYear = numbering.name;
   const [counter] = await tx
     .insert(receiptCounters)
     .values({ schoolId: input.schoolId, prefix: input.prefix, academicYear, lastNumber: 1 })
@@ -100,7 +110,7 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       sequence,
       source: input.source,
       studentId: input.student.id,
-      sessionId: input.session.id,
+      sessionId: numbering.id,
       studentName: input.student.name,
       className: input.placement.className,
       section: input.placement.section,
@@ -154,6 +164,45 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
     },
   });
   return full;
+}
+
+/**
+ * The session a receipt is numbered in: the one its fees belong to, unless that session has not
+ * begun on the day of payment (fees paid in March for a session started early): then the session
+ * running that day, so no receipt carries the number series of a year that has not begun.
+ */
+async function numberingSession(tx: Db, input: NewReceipt): Promise<SessionRow> {
+  const day = indiaDate(input.receivedAt);
+  if (input.session.startDate <= day) return input.session;
+  const [running] = await tx
+    .select()
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, input.schoolId), lte(academicSessions.startDate, day), gte(academicSessions.endDate, day)))
+    .orderBy(desc(academicSessions.startDate))
+    .limit(1);
+  return running ?? input.session;
+}
+
+/**
+ * Ruling 26 at the one place every receipt passes: per head and period, what is received never
+ * exceeds what is due. Callers hold the student's ledger lock and read `dues` after taking it, so two
+ * clerks paying the same month at once take turns and the second is refused here.
+ */
+function assertWithinDues(input: NewReceipt): void {
+  const claims = input.lines.filter((l) => l.head !== 'previous_balance');
+  if (claims.length === 0) return;
+  if (claims.some((l) => l.sessionId !== input.session.id)) throw new Error('a fee line names another session than its receipt');
+  if (!input.dues) throw new Error('a receipt with fee lines needs the account it pays into');
+  const over = findOverpayment(input.dues, claims);
+  if (over) {
+    throw conflict(overpaymentMessage(over, input.session.name), {
+      head: over.head,
+      month: over.due.period,
+      due: toRupeeString(over.due.due),
+      received: toRupeeString(over.due.received),
+      remaining: toRupeeString(over.due.remaining),
+    });
+  }
 }
 
 /** The next number a prefix would get, without taking it (the preview of generate-receipt-number). */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   HEAD_LABELS,
+  indiaMonthKey,
   NO_NEW_DATA_MESSAGE,
   SELECT_STUDENT_MESSAGE,
   YEARLY_EMPTY_MESSAGE,
@@ -14,7 +15,7 @@ import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { badRequest, conflict } from '../lib/errors';
-import { assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage } from './context';
+import { accountFor, assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage } from './context';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
@@ -125,6 +126,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           clientId: body.clientId,
           requestHash: hash,
           lines,
+          dues: accountFor(ctx, indiaMonthKey(now)),
         });
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });

@@ -16,8 +16,25 @@ export interface Mailer {
   verify(): Promise<boolean>;
 }
 
-export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+/**
+ * How long the SMTP client waits for each step. nodemailer's own defaults (2 minutes to connect,
+ * 10 minutes of socket silence) would let one hung server hold the mail worker for that long.
+ */
+export interface SmtpTimeouts {
+  connectMs: number;
+  greetingMs: number;
+  socketMs: number;
+}
+
+export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connectMs: 10_000, greetingMs: 10_000, socketMs: 30_000 };
+
+export function createSmtpMailer(smtpUrl: string, from: string, timeouts: SmtpTimeouts = DEFAULT_SMTP_TIMEOUTS): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeouts.connectMs,
+    greetingTimeout: timeouts.greetingMs,
+    socketTimeout: timeouts.socketMs,
+  });
   return {
     kind: 'smtp',
     async send(message) {

@@ -23,9 +23,11 @@ describe('subscription payments through the sandbox provider', () => {
       currency: 'INR',
       keyId: 'sandbox',
       provider: 'sandbox',
+      testMode: true,
+      change: { kind: 'start', startDate: ctx.clock.now().toISOString() },
       planName: 'Standard',
       description: 'Standard Plan Subscription',
-      price: { base: '6000.00', discount: '3000.00', gst: '540.00', total: '3540.00', undiscountedTotal: '7080.00' },
+      price: { base: '6000.00', discount: '3000.00', credit: '0.00', gst: '540.00', total: '3540.00', undiscountedTotal: '7080.00' },
     });
     const monthly = await school.api.post('/api/payments/create-subscription-order', { planType: 'basic-monthly' });
     expect(monthly.json()).toMatchObject({ billingCycle: 'monthly', amount: 14_750, price: { total: '147.50' } });
@@ -85,20 +87,24 @@ describe('subscription payments through the sandbox provider', () => {
     expect((await school.api.get('/api/trial-status')).json()).toMatchObject({ status: 'active', planEndDate: end });
   });
 
-  it('lets a school whose trial ended pay with a quick-login token, and then write again', async () => {
+  it('lets a school whose trial ended pay from its read-only session, and then write again', async () => {
     const school = await signUpSchool(ctx);
     ctx.clock.advanceDays(6);
     try {
-      const quick = (await client(ctx.app).post('/api/auth/quick-login', { schoolId: school.schoolId })).json();
-      expect(quick.hasPaidSubscription).toBe(false); // the page shows the first-time discount
-      const api = client(ctx.app, quick.token);
-      const order = (await api.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
-      const paid = (await api.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();
-      expect((await api.post('/api/payments/verify-subscription', paid)).statusCode).toBe(200);
       const login = await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password });
       expect(login.statusCode).toBe(200);
-      const write = await client(ctx.app, login.json().token).put('/api/schools/update-info', { name: 'Paid Up School', phone: '', address: '', schoolCode: 'PAID1' });
+      expect(login.json()).toMatchObject({ requiresPayment: true, schoolId: school.schoolId, school: { isExpired: true, hasPaidSubscription: false } });
+      const api = client(ctx.app, login.json().token);
+      const info = { name: 'Paid Up School', phone: '', address: '', schoolCode: 'PAID1' };
+      expect((await api.put('/api/schools/update-info', info)).statusCode).toBe(402);
+      const order = (await api.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
+      expect(order.price).toMatchObject({ discount: '125.00', total: '147.50' }); // the first-time discount
+      const paid = (await api.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();
+      expect((await api.post('/api/payments/verify-subscription', paid)).statusCode).toBe(200);
+      // the same session may write at once
+      const write = await api.put('/api/schools/update-info', info);
       expect(write.statusCode).toBe(200);
+      expect(write.json().school.name).toBe('Paid Up School');
     } finally {
       ctx.clock.advanceDays(-6);
     }
@@ -112,10 +118,9 @@ describe('subscription payments through the sandbox provider', () => {
     await ctx.database.db.update(schools).set({ trialEndsAt: new Date(ctx.clock.now().getTime() - 60_000) }).where(eq(schools.id, school.schoolId));
     sessionCache.forgetSchool(school.schoolId);
     expect((await school.api.put('/api/schools/update-info', info)).statusCode).toBe(402);
-    const quick = client(ctx.app, (await client(ctx.app).post('/api/auth/quick-login', { schoolId: school.schoolId })).json().token);
-    const order = (await quick.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
-    const paid = (await quick.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();
-    expect((await quick.post('/api/payments/verify-subscription', paid)).statusCode).toBe(200);
+    const order = (await school.api.post('/api/payments/create-subscription-order', { planType: 'basic', billingCycle: 'monthly' })).json();
+    const paid = (await school.api.post('/api/payments/sandbox/checkout', { orderId: order.orderId })).json();
+    expect((await school.api.post('/api/payments/verify-subscription', paid)).statusCode).toBe(200);
     const write = await school.api.put('/api/schools/update-info', info);
     expect(write.statusCode).toBe(200);
     expect(write.json().school.name).toBe('Renewed School');
@@ -156,5 +161,21 @@ describe('the Razorpay provider', () => {
     expect(JSON.parse(String(calls[0]!.init.body))).toMatchObject({ amount: 354000, currency: 'INR' });
     expect(provider.verifyPayment('order_Rz123', 'pay_1', signPayment('secret_xyz', 'order_Rz123', 'pay_1'))).toBe(true);
     expect(provider.verifyPayment('order_Rz123', 'pay_1', signPayment('other', 'order_Rz123', 'pay_1'))).toBe(false);
+  });
+
+  it('production without Razorpay keys silently used the sandbox: with Razorpay configured the sandbox checkout is an unknown route (404) and nothing says test mode', async () => {
+    const live = await createTestApp({ env: { RAZORPAY_KEY_ID: 'rzp_test_abc123', RAZORPAY_KEY_SECRET: 'secret_xyz_123' } });
+    try {
+      const school = await signUpSchool(live);
+      const res = await school.api.post('/api/payments/sandbox/checkout', { orderId: 'order_anything' });
+      expect(res.statusCode).toBe(404);
+      expect((await client(live.app).post('/api/payments/sandbox/checkout', { orderId: 'x' })).statusCode).toBe(404);
+      expect((await school.api.get('/api/payments/subscription-quotes')).json()).toMatchObject({ provider: 'razorpay', testMode: false });
+    } finally {
+      await live.close();
+    }
+    // the sandbox says so wherever it is active
+    const school = await signUpSchool(ctx);
+    expect((await school.api.get('/api/payments/subscription-quotes')).json()).toMatchObject({ provider: 'sandbox', testMode: true });
   });
 });

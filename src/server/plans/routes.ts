@@ -7,6 +7,7 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { notFound } from '../lib/errors';
 import { findSchool } from '../schools/queries';
 import { listPlans } from './queries';
+import { effectiveSchool } from './timeline';
 
 const planDto = z.object({
   id: z.string(),
@@ -66,10 +67,12 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const school = await findSchool(db, { schoolId: schoolIdOf(request) });
-      if (!school) throw notFound('School not found');
+      const stored = await findSchool(db, { schoolId: schoolIdOf(request) });
+      if (!stored) throw notFound('School not found');
+      const school = effectiveSchool(stored, clock.now());
       const status = school.subscriptionStatus as SubscriptionStatus;
-      const access = accessState({ subscriptionStatus: status, trialEndsAt: school.trialEndsAt, planEndDate: school.planEndDate }, clock.now());
+      const paidUntil = school.queuedEnd ?? school.planEndDate;
+      const access = accessState({ subscriptionStatus: status, trialEndsAt: school.trialEndsAt, planEndDate: paidUntil }, clock.now());
       return {
         status,
         plan: school.subscriptionPlan,

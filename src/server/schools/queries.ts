@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import type { Db } from '../db/client';
 import { schools } from '../db/schema';
+import { effectiveSchool } from '../plans/timeline';
 
 export type SchoolRow = typeof schools.$inferSelect;
 
@@ -26,14 +27,17 @@ export const schoolDto = z.object({
   daysRemaining: z.number().int().nullable(),
   /** once true, the first-time subscription discount no longer applies */
   hasPaidSubscription: z.boolean(),
+  /** a lower plan already paid for, starting when the current plan ends (ruling 28) */
+  queuedPlan: z.object({ plan: z.string(), startDate: z.string(), endDate: z.string() }).nullable(),
 });
 export type SchoolDto = z.infer<typeof schoolDto>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toSchoolDto(row: SchoolRow, now: Date): SchoolDto {
+export function toSchoolDto(stored: SchoolRow, now: Date): SchoolDto {
+  const row = effectiveSchool(stored, now);
   const status = row.subscriptionStatus as SubscriptionStatus;
-  const access = accessState({ subscriptionStatus: status, trialEndsAt: row.trialEndsAt, planEndDate: row.planEndDate }, now);
+  const access = accessState({ subscriptionStatus: status, trialEndsAt: row.trialEndsAt, planEndDate: row.queuedEnd ?? row.planEndDate }, now);
   const trial = accessState({ subscriptionStatus: 'trial', trialEndsAt: row.trialEndsAt, planEndDate: null }, now);
   return {
     id: row.id,
@@ -52,6 +56,10 @@ export function toSchoolDto(row: SchoolRow, now: Date): SchoolDto {
     isExpired: access.isExpired,
     daysRemaining: access.daysRemaining,
     hasPaidSubscription: row.hasPaidSubscription,
+    queuedPlan:
+      row.queuedPlan && row.queuedStart && row.queuedEnd
+        ? { plan: row.queuedPlan, startDate: row.queuedStart.toISOString(), endDate: row.queuedEnd.toISOString() }
+        : null,
   };
 }
 

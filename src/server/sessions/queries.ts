@@ -2,11 +2,10 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { aprilToMarchSession, normaliseAcademicYear } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { academicSessions } from '../db/schema';
+import { academicSessions, studentEnrollments } from '../db/schema';
 import { conflict } from '../lib/errors';
 import { lockFor } from '../lib/locks';
 import { isUniqueViolation } from '../lib/pg-errors';
-import { rollOverSchool, rollsOver, type Actor } from '../fees/rollover';
 
 export type SessionRow = typeof academicSessions.$inferSelect;
 
@@ -80,14 +79,13 @@ export interface NewSession {
   startDate: string;
   endDate: string;
   isActive: boolean;
-  /** who creates it, and when: a session later than the active one rolls the school over into it (ruling 9) */
-  actor?: Actor;
 }
 
 /**
  * Creates a session inside the caller's transaction; an active one first deactivates the others
- * (exactly one active per school). Promotion of students into the new session is added here by
- * the fee work, in the same transaction.
+ * (exactly one active per school). Creating a session never moves a student: next year's session
+ * and fee structures can be prepared in advance, and promotion is its own step (`startSession`).
+ * So a session later than the running one cannot be made active here.
  */
 export async function createSession(tx: Db, input: NewSession): Promise<SessionRow> {
   const name = canonicalSessionName(input.name);
@@ -99,6 +97,7 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     .limit(1);
   if (existing) throw conflict(duplicateSessionMessage(name));
   const previous = await findActiveSession(tx, { schoolId: input.schoolId });
+  if (input.isActive && previous && input.startDate > previous.startDate) throw conflict(startLaterMessage(name, previous.name));
   if (input.isActive) {
     await tx
       .update(academicSessions)
@@ -115,18 +114,39 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     if (isUniqueViolation(error)) throw conflict(duplicateSessionMessage(name));
     throw error;
   }
-  if (input.actor && rollsOver(previous, row)) {
-    await rollOverSchool(tx, { schoolId: input.schoolId, from: previous, to: row, actor: input.actor });
-    return (await findSession(tx, { schoolId: input.schoolId, id: row.id }))!;
-  }
   return row;
 }
 
-/** Makes one session the active one and every other session of the school inactive. */
-export async function activateSession(tx: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<SessionRow | undefined> {
+/** A later session becomes the running one only by starting it: that is when students move. */
+export function startLaterMessage(name: string, running: string): string {
+  return `${name} starts after ${running}: students move into it when you start it (Start ${name} in Session Management), not by making it active.`;
+}
+
+/**
+ * Makes one session the active one and every other session of the school inactive. A session
+ * later than the active one must be started instead, unless its start already happened.
+ */
+export async function activateSession(
+  tx: Db,
+  { schoolId, id, starting = false }: { schoolId: string; id: string; starting?: boolean },
+): Promise<SessionRow | undefined> {
   await lockSessions(tx, schoolId);
   const target = await findSession(tx, { schoolId, id });
   if (!target) return undefined;
+  const current = await findActiveSession(tx, { schoolId });
+  if (!starting && current && target.startDate > current.startDate && !target.isPromotionCompleted) {
+    // refused only when it would leave the students behind: the running session has students and
+    // the later one none (a later session they already sat in may be made active again)
+    const placedIn = async (sessionId: string) =>
+      (
+        await tx
+          .select({ id: studentEnrollments.id })
+          .from(studentEnrollments)
+          .where(and(eq(studentEnrollments.schoolId, schoolId), eq(studentEnrollments.sessionId, sessionId)))
+          .limit(1)
+      ).length > 0;
+    if ((await placedIn(current.id)) && !(await placedIn(id))) throw conflict(startLaterMessage(target.name, current.name));
+  }
   // two statements: a unique index is checked row by row, so the old one must go first
   await tx
     .update(academicSessions)

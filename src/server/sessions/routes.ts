@@ -7,6 +7,7 @@ import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
 import { notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { canUndoStart } from './start';
 import { activateSession, createSession, findActiveSession, findSession, listSessions, sessionDto, toSessionDto } from './queries';
 
 const NOT_FOUND = 'Academic session not found';
@@ -24,10 +25,14 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['academic sessions'],
         summary: "The school's academic sessions, newest first",
         security,
-        response: { 200: z.array(sessionDto) },
+        response: { 200: z.array(sessionDto.extend({ canUndoStart: z.boolean().describe('its start can still be undone (no receipt in it yet)') })) },
       },
     },
-    async (request) => (await listSessions(db, { schoolId: schoolIdOf(request) })).map(toSessionDto),
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const rows = await listSessions(db, { schoolId });
+      return Promise.all(rows.map(async (row) => ({ ...toSessionDto(row), canUndoStart: await canUndoStart(db, { schoolId, to: row }) })));
+    },
   );
 
   app.get(
@@ -94,7 +99,6 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
           startDate,
           endDate,
           isActive,
-          actor: { userId: request.auth?.userId ?? null, ip: request.ip, now: app.deps.clock.now() },
         });
         await audit(tx, request, { action: 'academic_session.create', entity: 'academic_session', entityId: created.id, after: toSessionDto(created) });
         return created;

@@ -77,14 +77,23 @@ describe('creating sessions', () => {
     expect(res.json().error).toBe('An academic session named "2027-2028" already exists.');
   });
 
-  it('makes a new active session the only active one and lists newest first', async () => {
+  it('creating next year\'s session never moves anyone: it cannot be made active, it is started', async () => {
     const res = await school.api.post('/api/academic-sessions', { sessionName: '2028-2029', startDate: '2028-04-01', endDate: '2029-03-31', isActive: true });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toBe(
+      '2028-2029 starts after 2026-2027: students move into it when you start it (Start 2028-2029 in Session Management), not by making it active.',
+    );
+    expect((await school.api.get('/api/academic-sessions')).json()).toHaveLength(2);
+  });
+
+  it('makes a new earlier session the only active one and lists newest first', async () => {
+    const res = await school.api.post('/api/academic-sessions', { sessionName: '2025-2026', startDate: '2025-04-01', endDate: '2026-03-31', isActive: true });
     expect(res.statusCode).toBe(201);
     const list = (await school.api.get('/api/academic-sessions')).json() as Session[];
     expect(list.map((s) => [s.sessionName, s.isActive])).toEqual([
-      ['2028-2029', true],
       ['2027-2028', false],
       ['2026-2027', false],
+      ['2025-2026', true],
     ]);
     const audit = await ctx.database.db.execute(
       sql`select count(*)::int as n from audit_log where school_id = ${school.schoolId} and action = 'academic_session.create'`,

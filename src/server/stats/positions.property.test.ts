@@ -72,7 +72,11 @@ describe('school figures and fee status agree for random ledgers', () => {
               monthlyOutstandingPaise: s.carried.monthly * 100, yearlyOutstandingPaise: s.carried.yearly * 100, throughMonth: '2026-03', reason: 'rollover',
             });
           }
+          // ruling 26: nothing beyond a head's due is accepted, so the random amounts are capped at it
+          const st = l.structures[s.classIdx]!;
+          const upTo = (value: number | null, due: number) => (value === null || due === 0 ? null : Math.min(value, due));
           const entries = s.months
+            .map((e) => ({ ...e, tuition: upTo(e.tuition, st.tuition), bus: upTo(e.bus, s.bus) }))
             .filter((e) => e.tuition !== null || e.bus !== null)
             .map((e) => {
               const date = `2026-${String(4 + e.m).padStart(2, '0')}-${String(Math.min(e.day, e.m === 7 ? 22 : 28)).padStart(2, '0')}`;
@@ -91,7 +95,8 @@ describe('school figures and fee status agree for random ledgers', () => {
             }
           }
           const yearly: Record<string, unknown> = { studentId, academicYear: '2026-2027' };
-          for (const [head, value] of Object.entries(s.yearly)) {
+          for (const [head, given] of Object.entries(s.yearly)) {
+            const value = upTo(given, head === 'admission' ? st.yearly : st[head as 'exam' | 'books' | 'uniform' | 'misc']);
             if (value === null) continue;
             yearly[`${head}Fee`] = value;
             yearly[`${head}Date`] = '2026-05-05';

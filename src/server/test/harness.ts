@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
 import { MovableClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { openPglite, openPostgres, type Database } from '../db/client';
-import { createSmtpMailer } from '../mail/mailer';
+import { createSmtpMailer, DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from '../mail/mailer';
 import { withDatabase } from './global-setup';
 import { startTestSmtp } from './smtp';
 
@@ -47,11 +47,22 @@ export interface TestContext {
   clock: MovableClock;
   config: Config;
   smtp: Awaited<ReturnType<typeof startTestSmtp>>;
+  /** sends every mail due now (by the app clock) and resolves once they are through */
+  flushMail(): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { now?: Date; env?: Record<string, string> } = {}): Promise<TestContext> {
-  const database = await openTestDatabase();
+export async function createTestApp(
+  options: {
+    now?: Date;
+    env?: Record<string, string>;
+    mailWorker?: BuildOptions['mailWorker'];
+    smtpTimeouts?: SmtpTimeouts;
+    /** an app on this database instead of a fresh copy */
+    database?: Database;
+  } = {},
+): Promise<TestContext> {
+  const database = options.database ?? (await openTestDatabase());
   const smtp = await startTestSmtp();
   const clock = new MovableClock(options.now ?? new Date('2026-04-10T05:30:00.000Z'));
   const config = loadConfig({
@@ -68,7 +79,8 @@ export async function createTestApp(options: { now?: Date; env?: Record<string, 
     dbKind: database.kind,
     config,
     clock,
-    mailer: createSmtpMailer(smtp.url, config.mailFrom),
+    mailer: createSmtpMailer(smtp.url, config.mailFrom, options.smtpTimeouts ?? DEFAULT_SMTP_TIMEOUTS),
+    ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
   });
   await app.ready();
   return {
@@ -77,6 +89,7 @@ export async function createTestApp(options: { now?: Date; env?: Record<string, 
     clock,
     config,
     smtp,
+    flushMail: () => app.mailWorker.runOnce(),
     async close() {
       await app.close();
       await smtp.close();
@@ -128,6 +141,7 @@ export async function signUpSchool(
     selectedPlan: overrides.selectedPlan ?? 'standard',
   });
   if (reg.statusCode !== 201) throw new Error(`registration failed: ${reg.statusCode} ${reg.body}`);
+  await ctx.flushMail(); // also when the test drives the mail worker by hand
   const mail = await ctx.smtp.waitFor(email, /Confirm/);
   const token = new URL(mail.links[0]!).searchParams.get('token')!;
   const confirm = await api.post('/api/auth/confirm-email', { token });

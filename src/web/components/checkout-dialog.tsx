@@ -5,27 +5,35 @@ import { orderIdOf, openRazorpayCheckout, type CheckoutOrder, type PaymentResult
 import { api } from '@/web/lib/request';
 import { rupees } from '@/web/lib/format';
 import { Alert, AlertDescription } from './ui/alert';
+import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from './ui/dialog';
 
 type Outcome = PaymentResult | 'dismissed';
 interface Pending {
   order: CheckoutOrder;
-  token?: string;
   resolve: (outcome: Outcome) => void;
   reject: (error: unknown) => void;
 }
 
+/** The sandbox dialog's texts (ruling 29: a test checkout always says so). */
+const SANDBOX_TEXTS = {
+  title: 'Sandbox payment',
+  badge: 'Test payments',
+  notice:
+    'This server takes payments through the built-in sandbox: no money moves, but the order, signature and activation are real. A live server uses Razorpay.',
+} as const;
+
 /**
  * Opens the payment window for an order: Razorpay's, or the sandbox's own dialog when the server
- * runs without Razorpay keys. Render `dialog` somewhere in the page.
+ * uses the sandbox. Calls go with the signed-in session. Render `dialog` somewhere in the page.
  */
 export function useCheckout() {
   const [pending, setPending] = useState<Pending | null>(null);
   const open = useCallback(
-    (order: CheckoutOrder, details: { name: string; email?: string; schoolName?: string; token?: string }): Promise<Outcome> => {
+    (order: CheckoutOrder, details: { name: string; email?: string; schoolName?: string }): Promise<Outcome> => {
       if (order.provider !== 'sandbox') return openRazorpayCheckout(order, details);
-      return new Promise<Outcome>((resolve, reject) => setPending({ order, token: details.token, resolve, reject }));
+      return new Promise<Outcome>((resolve, reject) => setPending({ order, resolve, reject }));
     },
     [],
   );
@@ -36,7 +44,6 @@ export function useCheckout() {
   const dialog = pending ? (
     <SandboxCheckoutDialog
       order={pending.order}
-      token={pending.token}
       onPaid={(result) => settle((p) => p.resolve(result))}
       onDismiss={() => settle((p) => p.resolve('dismissed'))}
       onError={(error) => settle((p) => p.reject(error))}
@@ -47,13 +54,11 @@ export function useCheckout() {
 
 function SandboxCheckoutDialog({
   order,
-  token,
   onPaid,
   onDismiss,
   onError,
 }: {
   order: CheckoutOrder;
-  token?: string;
   onPaid: (result: PaymentResult) => void;
   onDismiss: () => void;
   onError: (error: unknown) => void;
@@ -64,7 +69,7 @@ function SandboxCheckoutDialog({
   const pay = async () => {
     setBusy(true);
     try {
-      const result = await api.post<PaymentResult>('/api/payments/sandbox/checkout', { orderId: orderIdOf(order) }, token ? { token } : undefined);
+      const result = await api.post<PaymentResult>('/api/payments/sandbox/checkout', { orderId: orderIdOf(order) });
       done.current = true;
       onPaid(result);
     } catch (error) {
@@ -82,9 +87,10 @@ function SandboxCheckoutDialog({
     >
       <DialogContent>
         <DialogHeader>
-          <DialogTitle className="flex items-center gap-2">
+          <DialogTitle className="flex flex-wrap items-center gap-2">
             <FlaskConicalIcon className="size-5 text-primary" />
-            Sandbox payment
+            {SANDBOX_TEXTS.title}
+            <Badge variant="warning">{SANDBOX_TEXTS.badge}</Badge>
           </DialogTitle>
           <DialogDescription>{order.description ?? 'Subscription'}</DialogDescription>
         </DialogHeader>
@@ -93,6 +99,7 @@ function SandboxCheckoutDialog({
             <>
               <Line label="Plan price" value={rupees(order.price.base)} />
               {order.price.discount !== '0.00' ? <Line label="First subscription discount" value={`−${rupees(order.price.discount)}`} /> : null}
+              {order.price.credit && order.price.credit !== '0.00' ? <Line label="Credit for unused days" value={`−${rupees(order.price.credit)}`} /> : null}
               <Line label="GST (18%)" value={rupees(order.price.gst)} />
             </>
           ) : null}
@@ -102,10 +109,7 @@ function SandboxCheckoutDialog({
           </div>
         </dl>
         <Alert variant="info">
-          <AlertDescription>
-            This server has no Razorpay keys, so payments go through the built-in sandbox: no money moves, but the order, signature and
-            activation are real.
-          </AlertDescription>
+          <AlertDescription>{SANDBOX_TEXTS.notice}</AlertDescription>
         </Alert>
         <DialogFooter>
           <Button variant="outline" onClick={onDismiss} disabled={busy}>Cancel</Button>

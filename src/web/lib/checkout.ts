@@ -21,7 +21,11 @@ export interface CheckoutOrder {
   keyId?: string;
   provider?: 'razorpay' | 'sandbox';
   description?: string;
-  price?: { base: string; discount: string; gst: string; total: string; undiscountedTotal: string };
+  price?: { base: string; discount: string; credit?: string; gst: string; total: string; undiscountedTotal: string };
+  /** what the order buys (ruling 28) */
+  change?: { kind: 'start' | 'extend' | 'upgrade' | 'queue'; startDate: string; endDate: string };
+  /** the sandbox takes the payment: no money moves (ruling 29) */
+  testMode?: boolean;
 }
 
 export const orderIdOf = (order: Partial<CheckoutOrder>): string | undefined => order.orderId ?? order.id;

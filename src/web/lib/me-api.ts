@@ -33,6 +33,8 @@ export interface School {
   daysRemaining: number | null;
   /** once true, the first-subscription discount no longer applies */
   hasPaidSubscription: boolean;
+  /** a lower plan already paid for, starting when the current one ends (ruling 28) */
+  queuedPlan: { plan: string; startDate: string; endDate: string } | null;
 }
 
 export interface Me {
@@ -44,6 +46,9 @@ export interface SessionAnswer extends Me {
   success: true;
   token: string;
   rememberToken?: string;
+  /** the school's trial or plan has ended: the session reads, exports and pays; writes answer 402 (ruling 14) */
+  requiresPayment?: true;
+  schoolId?: string;
 }
 
 export const ME_KEY = ['/api/auth/me'] as const;

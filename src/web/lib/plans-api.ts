@@ -14,4 +14,10 @@ export interface Plan {
 /** The plan catalogue (ruling 11): every screen that shows a price reads it from here. */
 export const plansQuery = () => queryOptions({ queryKey: ['/api/plans'], queryFn: () => api.get<Plan[]>('/api/plans', { token: null }), staleTime: 10 * 60_000 });
 
+/**
+ * Where a school chooses and pays for a plan. It names no school: the signed-in session says which
+ * school pays (ruling 29); the route still accepts the platform document's optional :schoolId.
+ */
+export const SUBSCRIPTION_PATH = '/subscription-required';
+
 export const studentLimitText = (limit: Plan['studentLimit']) => (limit === 'unlimited' ? 'Unlimited students' : `Up to ${limit} students`);

@@ -21,7 +21,7 @@ export interface RequestOptions {
   /** retry this write too: the server applies it once (an idempotency key is in the body) */
   idempotent?: boolean;
   signal?: AbortSignal;
-  /** overrides the bearer token (quick-login pages) */
+  /** overrides the bearer token; null sends none (public calls) */
   token?: string | null;
 }
 

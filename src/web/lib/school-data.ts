@@ -38,6 +38,8 @@ export interface AcademicSession {
   isActive: boolean;
   isPromotionCompleted: boolean;
   createdAt: string;
+  /** in the session list: its start can still be undone (no receipt since) */
+  canUndoStart?: boolean;
 }
 
 export const CLASS_SUMMARY_KEY = ['/api/students/class-summary'] as const;

@@ -4,3 +4,4 @@ export * from './results';
 export * from './ledger';
 export * from './payments';
 export * from './expenses';
+export * from './mail';

@@ -19,7 +19,13 @@ export const subscriptionPayments = pgTable(
     discountPaise: bigint('discount_paise', { mode: 'number' }).notNull(),
     gstPaise: bigint('gst_paise', { mode: 'number' }).notNull(),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
-    status: text('status', { enum: ['created', 'paid'] }).notNull().default('created'),
+    /** the quote (ruling 28): what the order buys, worked out when it was created and applied as such once paid */
+    kind: text('kind', { enum: ['start', 'extend', 'upgrade', 'queue'] }),
+    creditPaise: bigint('credit_paise', { mode: 'number' }).notNull().default(0),
+    periodStart: timestamp('period_start', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    /** refused: paid against a quote that no longer held (e.g. a second first-time discount); to be refunded */
+    status: text('status', { enum: ['created', 'paid', 'refused'] }).notNull().default('created'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
   },

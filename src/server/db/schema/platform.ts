@@ -36,6 +36,18 @@ export const schools = pgTable(
     planEndDate: timestamp('plan_end_date', { withTimezone: true }),
     /** whether the school has ever paid: the first-time discount applies only before */
     hasPaidSubscription: boolean('has_paid_subscription').notNull().default(false),
+    /**
+     * Ruling 28: what the running paid period is worth before GST (catalogue price less the
+     * first-time discount), spread evenly from plan_value_from to plan_end_date; an upgrade is
+     * credited from it. Null while nothing is paid for.
+     */
+    planValuePaise: bigint('plan_value_paise', { mode: 'number' }),
+    planValueFrom: timestamp('plan_value_from', { withTimezone: true }),
+    /** a lower plan bought during a higher one: it takes over at queued_start (= plan_end_date) */
+    queuedPlan: text('queued_plan').references(() => plans.id),
+    queuedStart: timestamp('queued_start', { withTimezone: true }),
+    queuedEnd: timestamp('queued_end', { withTimezone: true }),
+    queuedValuePaise: bigint('queued_value_paise', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -74,7 +86,7 @@ export const authSessions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id').notNull().references(() => users.id),
     schoolId: uuid('school_id').references(() => schools.id),
-    kind: text('kind', { enum: ['session', 'remember', 'quick'] }).notNull(),
+    kind: text('kind', { enum: ['session', 'remember'] }).notNull(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

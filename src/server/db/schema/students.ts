@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
 
 /** Academic sessions (ruling 8): `2025-2026`, April to March by default, exactly one active per school. */
@@ -19,6 +19,30 @@ export const academicSessions = pgTable(
     uniqueIndex('academic_sessions_school_name_unique').on(t.schoolId, t.name),
     uniqueIndex('academic_sessions_one_active').on(t.schoolId).where(sql`${t.isActive}`),
   ],
+);
+
+/**
+ * A start of the next session (promotion, issue 11): who moved, from where, and what was carried,
+ * kept so the start can be undone until the new session's first receipt.
+ */
+export const sessionRollovers = pgTable(
+  'session_rollovers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    fromSessionId: uuid('from_session_id').notNull().references(() => academicSessions.id),
+    toSessionId: uuid('to_session_id').notNull().references(() => academicSessions.id),
+    /** the last month whose dues were carried (`YYYY-MM`) */
+    throughMonth: text('through_month').notNull(),
+    /** every student as they were before: [{ id, className, section, rollNumber, sessionId, graduated }] */
+    moved: jsonb('moved').notNull(),
+    summary: jsonb('summary').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    startedBy: uuid('started_by'),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    undoneBy: uuid('undone_by'),
+  },
+  (t) => [index('session_rollovers_school_to_idx').on(t.schoolId, t.toSessionId)],
 );
 
 /**

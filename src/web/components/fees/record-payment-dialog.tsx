@@ -231,7 +231,7 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
                       value={row.month}
                       onChange={(e) => setRow(t.type, { month: e.target.value })}
                     >
-                      <option value="">Earliest unpaid month</option>
+                      <option value="">Earliest unpaid months</option>
                       {months.map((m) => (
                         <option key={m.key} value={m.key}>
                           {m.month} {m.year}

@@ -16,7 +16,5 @@ export const authApi = {
   forgotPassword: (email: string) => api.post<{ message: string; resetToken?: string; resetUrl?: string }>('/api/auth/forgot-password', { email }),
   resetPassword: (token: string, newPassword: string) => api.post<{ message: string }>('/api/auth/reset-password', { token, newPassword }),
   completeOnboarding: () => api.post<{ user: User }>('/api/auth/complete-onboarding', {}),
-  quickLogin: (schoolId: string) =>
-    api.post<{ token: string; expiresAt: string; schoolId: string; schoolName: string }>('/api/auth/quick-login', { schoolId }, { token: null }),
 };
 

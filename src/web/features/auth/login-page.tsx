@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { LogInIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { loginSchema, type LoginInput } from '@/domain/sign-in';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
@@ -21,7 +21,6 @@ import { authApi } from './api';
 const CONFIRM_TEXT = 'Please confirm your email address before signing in. Check your inbox for a confirmation email.';
 
 export function LoginPage() {
-  const navigate = useNavigate();
   const { completeSignIn } = useSession();
   const [unconfirmedEmail, setUnconfirmedEmail] = useState<string | null>(null);
   const [adminNotice, setAdminNotice] = useState(false);
@@ -37,10 +36,6 @@ export function LoginPage() {
       } catch (error) {
         if (!(error instanceof ApiError)) {
           toast.error({ title: 'Login Failed', description: 'Network error. Please check your connection and try again.' });
-          return;
-        }
-        if (error.status === 402 && error.body.requiresPayment) {
-          navigate(`/subscription-required/${String(error.body.schoolId ?? '')}`);
           return;
         }
         if (error.status === 403 && error.body.adminLogin) {

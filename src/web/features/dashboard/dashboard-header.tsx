@@ -5,6 +5,7 @@ import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { accessBadge, planLabel } from './plan-labels';
+import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
 export interface HeaderActions {
   onHelp: () => void;
@@ -40,7 +41,7 @@ export function DashboardHeader({ school, onOpenMenu, onHelp, onLogout, loggingO
           <SchoolBadges school={school} />
         </div>
         <Button asChild size="sm" className="hidden md:inline-flex">
-          <Link to={`/subscription-required/${school.id}`}>
+          <Link to={SUBSCRIPTION_PATH}>
             <SparklesIcon />
             Upgrade Plan
           </Link>

@@ -14,6 +14,7 @@ import { DEFAULT_TAB, findTab, type DashboardTab } from './tabs';
 import { TrialBanner } from './trial-banner';
 import { UnavailablePanel } from './unavailable-panel';
 import { useTabGuard } from './use-tab-guard';
+import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
 const HELP_TEXT = 'Navigate through the tabs to manage students, fees, expenses and reports. Contact support if you need assistance.';
 
@@ -121,7 +122,7 @@ export function DashboardPage() {
           <div className="mt-auto grid gap-2 border-t pt-4">
             {school.subscriptionStatus === 'trial' ? (
               <Button asChild>
-                <Link to={`/subscription-required/${school.id}`} onClick={() => setMenuOpen(false)}>
+                <Link to={SUBSCRIPTION_PATH} onClick={() => setMenuOpen(false)}>
                   <SparklesIcon />
                   Upgrade Instantly
                 </Link>

@@ -3,12 +3,13 @@ import { Link } from 'react-router';
 import type { School } from '@/web/features/auth/api';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
+import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
 /** The trial messages of operations §8: ending soon (2 days or less) and expired (read-only). */
 export function TrialBanner({ school }: { school: School }) {
   const upgrade = (
     <Button asChild size="sm" className="mt-3">
-      <Link to={`/subscription-required/${school.id}`}>Upgrade Plan</Link>
+      <Link to={SUBSCRIPTION_PATH}>Upgrade Plan</Link>
     </Button>
   );
   if (school.subscriptionStatus === 'trial' && school.trialStatus.isExpired) {
@@ -24,7 +25,8 @@ export function TrialBanner({ school }: { school: School }) {
       </Alert>
     );
   }
-  if (school.subscriptionStatus === 'expired') {
+  // a plan that ran out counts, whatever its stored status still says (ruling 14: the session is read-only)
+  if (school.subscriptionStatus !== 'trial' && school.isExpired) {
     return (
       <Alert variant="destructive">
         <LockIcon />

@@ -14,6 +14,7 @@ import { ApiError } from '@/web/lib/request';
 import { serverMessage } from '@/web/lib/form-errors';
 import { useCreateSession, type AcademicSession } from './api';
 import { suggestedSession, type SessionFormValues } from './suggest-session';
+import { sessionTexts } from './texts';
 
 
 /** The toast title of operations §5 for each session rule. */
@@ -34,6 +35,7 @@ function firstMessage(errors: FieldErrors<SessionFormValues>): string | null {
 /** The New Session form with the rules of operations §5 (at least 12 months, end after start). */
 export function NewSessionForm({ active }: { active: AcademicSession | null }) {
   const create = useCreateSession();
+  const isLater = (startDate: string) => Boolean(active && startDate > active.startDate);
   const form = useForm<SessionFormValues, unknown, z.output<typeof createSessionSchema>>({
     resolver: zodResolver(createSessionSchema) as unknown as Resolver<SessionFormValues, unknown, z.output<typeof createSessionSchema>>,
     defaultValues: suggestedSession(active, indiaDate(new Date())),
@@ -47,14 +49,9 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
   const onSubmit = form.handleSubmit(
     async (values) => {
       try {
-        const created = await create.mutateAsync(values);
-        toast.success({
-          title: 'Success',
-          // Students are moved up only when the server says it did so.
-          description: created.isPromotionCompleted
-            ? 'Academic session created successfully. Students have been automatically promoted!'
-            : 'Academic session created successfully',
-        });
+        // a later session is never made active here: students move into it when it is started
+        const created = await create.mutateAsync({ ...values, isActive: values.isActive && !isLater(values.startDate) });
+        toast.success({ title: 'Success', description: 'Academic session created successfully' });
         form.reset(suggestedSession(created.isActive ? created : active, indiaDate(new Date())));
       } catch (error) {
         const text = serverMessage(error) ?? 'Failed to create session';
@@ -68,6 +65,7 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
   );
 
   const errors = form.formState.errors;
+  const later = isLater(form.watch('startDate'));
   return (
     <Card>
       <CardHeader>
@@ -87,18 +85,22 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
               <Input id="session-end" type="date" {...form.register('endDate')} />
             </Field>
           </div>
-          <Controller
-            control={form.control}
-            name="isActive"
-            render={({ field }) => (
-              <div className="flex items-center gap-2">
-                <Checkbox id="session-active" checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
-                <Label htmlFor="session-active" className="font-normal">
-                  Make this the active session
-                </Label>
-              </div>
-            )}
-          />
+          {later && active ? (
+            <p className="text-sm text-muted-foreground">{sessionTexts.laterNotActive(active.sessionName)}</p>
+          ) : (
+            <Controller
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <div className="flex items-center gap-2">
+                  <Checkbox id="session-active" checked={field.value} onCheckedChange={(v) => field.onChange(v === true)} />
+                  <Label htmlFor="session-active" className="font-normal">
+                    Make this the active session
+                  </Label>
+                </div>
+              )}
+            />
+          )}
           <Button type="submit" disabled={create.isPending} className="justify-self-start">
             <PlusIcon />
             {create.isPending ? 'Creating...' : 'Create Session'}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { CalendarRangeIcon, CheckCircle2Icon, InfoIcon } from 'lucide-react';
 import { indiaDate, sessionMonths } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
@@ -9,8 +10,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Progress } from '@/web/components/ui/progress';
 import { Spinner } from '@/web/components/ui/spinner';
 import { formatDate } from '@/web/lib/format';
-import { ApiError } from '@/web/lib/request';
-import { activeSessionQuery, sessionsQuery, useActivateSession, type AcademicSession } from './api';
+import { refusalMessage } from '@/web/lib/form-errors';
+import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
+import { activeSessionQuery, sessionsQuery, useActivateSession, useUndoStart, type AcademicSession } from './api';
+import { StartSessionDialog } from './start-session-dialog';
+import { sessionTexts as t } from './texts';
 import { NewSessionForm } from './new-session-form';
 
 /** Academic Session Management (operations §2): the active session, a new one, all of them. */
@@ -21,23 +25,23 @@ export function SessionsTab() {
   return (
     <section aria-labelledby="sessions-heading" className="grid gap-4">
       <div>
-        <h2 id="sessions-heading" className="text-2xl font-semibold tracking-tight">Academic Session Management</h2>
-        <p className="text-sm text-muted-foreground">Academic years run April to March by default. Exactly one session is active at a time.</p>
+        <h2 id="sessions-heading" className="text-2xl font-semibold tracking-tight">{t.heading}</h2>
+        <p className="text-sm text-muted-foreground">{t.intro}</p>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <ActiveSessionCard session={active.data ?? null} loading={active.isPending} />
         <NewSessionForm active={active.data ?? null} />
       </div>
-      <SessionList sessions={sessions.data} loading={sessions.isPending} error={sessions.error} />
+      <SessionList sessions={sessions.data} active={active.data ?? null} loading={sessions.isPending} error={sessions.error} />
       <Alert variant="info">
         <InfoIcon />
-        <AlertTitle>Automatic promotion</AlertTitle>
+        <AlertTitle>{t.howTitle}</AlertTitle>
         <AlertDescription>
-          <p>
-            When a new academic session is created, every active student moves up one class (Nursery → LKG → UKG → Class 1 … Class 12), Class 12
-            students graduate to Passouts, and each student's unpaid fees from the old session are carried forward as a previous balance.
-          </p>
-          <p className="mt-1">Each session shows whether its promotion is completed or still pending.</p>
+          {t.how.map((line) => (
+            <p key={line} className="mt-1 first:mt-0">
+              {line}
+            </p>
+          ))}
         </AlertDescription>
       </Alert>
     </section>
@@ -106,14 +110,28 @@ function SessionProgress({ session }: { session: AcademicSession }) {
   );
 }
 
-function SessionList({ sessions, loading, error }: { sessions: AcademicSession[] | undefined; loading: boolean; error: Error | null }) {
+function SessionList({
+  sessions,
+  active,
+  loading,
+  error,
+}: {
+  sessions: AcademicSession[] | undefined;
+  active: AcademicSession | null;
+  loading: boolean;
+  error: Error | null;
+}) {
   const activate = useActivateSession();
+  const undo = useUndoStart();
+  const [starting, setStarting] = useState<AcademicSession | null>(null);
+  const [undoing, setUndoing] = useState<AcademicSession | null>(null);
   const run = (session: AcademicSession) =>
     activate.mutate(session.id, {
-      onSuccess: () => toast.success({ title: 'Success', description: 'Academic session activated successfully!' }),
-      onError: (e) =>
-        toast.error({ title: 'Error', description: e instanceof ApiError && typeof e.body.error === 'string' ? e.body.error : 'Failed to activate session' }),
+      onSuccess: () => toast.success({ title: 'Success', description: t.activated }),
+      onError: (e) => toast.error({ title: 'Error', description: refusalMessage(e, t.activateFailed) }),
     });
+  // a later session the school has not started yet is started, not activated
+  const startable = (s: AcademicSession) => Boolean(active && !s.isActive && !s.isPromotionCompleted && s.startDate > active.startDate);
 
   return (
     <Card>
@@ -141,7 +159,17 @@ function SessionList({ sessions, loading, error }: { sessions: AcademicSession[]
                   {s.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}
                   <PromotionBadge done={s.isPromotionCompleted} />
                 </div>
-                {s.isActive ? null : (
+                {startable(s) ? (
+                  <Button size="sm" onClick={() => setStarting(s)}>
+                    {t.start(s.sessionName)}
+                  </Button>
+                ) : s.isActive ? (
+                  s.canUndoStart ? (
+                    <Button size="sm" variant="outline" onClick={() => setUndoing(s)} disabled={undo.isPending}>
+                      {t.undo}
+                    </Button>
+                  ) : null
+                ) : (
                   <Button size="sm" variant="outline" onClick={() => run(s)} disabled={activate.isPending} aria-label={`Activate Session ${s.sessionName}`}>
                     {activate.isPending && activate.variables === s.id ? 'Activating...' : 'Activate Session'}
                   </Button>
@@ -151,6 +179,22 @@ function SessionList({ sessions, loading, error }: { sessions: AcademicSession[]
           </ul>
         )}
       </CardContent>
+      {starting ? <StartSessionDialog session={starting} open onOpenChange={(open) => !open && setStarting(null)} /> : null}
+      <ConfirmDialog
+        open={undoing !== null}
+        onOpenChange={(open) => !open && setUndoing(null)}
+        title={undoing ? t.undoTitle(undoing.sessionName) : ''}
+        description={t.undoDescription}
+        confirmLabel={t.undoConfirm}
+        destructive
+        onConfirm={() =>
+          undoing &&
+          undo.mutate(undoing.id, {
+            onSuccess: (res) => toast.success({ title: 'Success', description: res.message }),
+            onError: (e) => toast.error({ title: 'Error', description: refusalMessage(e, t.undoFailed) }),
+          })
+        }
+      />
     </Card>
   );
 }

@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
 import { createStudentSchema, type CreateStudent } from '@/domain/students';
-import { useSchoolSession } from '@/web/app/session';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
@@ -16,6 +15,7 @@ import { ApiError } from '@/web/lib/request';
 import { serverMessage, toastFirstError } from '@/web/lib/form-errors';
 import { nextRollNumberQuery, useCreateStudent, type Student } from './api';
 import { AcademicFields, BusAndReminderFields, emptyStudentForm, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
+import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
 const today = () => new Date().toLocaleDateString('en-CA');
 
@@ -24,7 +24,6 @@ const today = () => new Date().toLocaleDateString('en-CA');
  * and section are chosen and shown read-only; the server allocates the final one (ruling 10).
  */
 export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (s: Student) => void }) {
-  const { school } = useSchoolSession();
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const form = useForm<StudentFormValues, unknown, CreateStudent>({
     resolver: zodResolver(createStudentSchema) as unknown as Resolver<StudentFormValues, unknown, CreateStudent>,
@@ -100,7 +99,7 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
               <AlertDescription className="grid gap-2">
                 <p>{limitMessage}</p>
                 <Button asChild size="sm" className="justify-self-start">
-                  <Link to={`/subscription-required/${school.id}`}>
+                  <Link to={SUBSCRIPTION_PATH}>
                     <SparklesIcon />
                     Upgrade Plan
                   </Link>

@@ -1,15 +1,7 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { BillingCycle, PlanId } from '@/domain/plans';
 import type { CheckoutOrder, PaymentResult } from '@/web/lib/checkout';
 import { api } from '@/web/lib/request';
-
-export interface QuickSession {
-  token: string;
-  expiresAt: string;
-  schoolId: string;
-  schoolName: string;
-  /** once true, the first-subscription discount no longer applies */
-  hasPaidSubscription: boolean;
-}
 
 export interface OrderRequest {
   planType: PlanId;
@@ -18,14 +10,51 @@ export interface OrderRequest {
   billingCycle: BillingCycle;
 }
 
+export interface PlanChange {
+  kind: 'start' | 'extend' | 'upgrade' | 'queue';
+  startDate: string;
+  endDate: string;
+}
+
+export interface QuotedPrice {
+  base: string;
+  discount: string;
+  credit: string;
+  gst: string;
+  total: string;
+  undiscountedTotal: string;
+}
+
+export interface PlanQuote {
+  planId: PlanId;
+  planName: string;
+  billingCycle: BillingCycle;
+  price: QuotedPrice | null;
+  change: PlanChange | null;
+  /** why the plan cannot be bought now */
+  refused: string | null;
+}
+
+export interface QuotesAnswer {
+  provider: 'razorpay' | 'sandbox';
+  /** the sandbox takes the payments: no money moves */
+  testMode: boolean;
+  quotes: PlanQuote[];
+}
+
+export const QUOTES_KEY = ['/api/payments/subscription-quotes'] as const;
+
 /**
- * The subscription page's calls. A quick-login token (platform §7) lives only in the page's memory
- * and is passed explicitly; without it the signed-in session's token is used.
+ * The subscription page's calls, all with the signed-in session: a school whose plan ended signs in
+ * to a read-only session that may still pay (rulings 14, 29).
  */
 export const subscriptionApi = {
-  quickLogin: (schoolId: string) => api.post<QuickSession>('/api/auth/quick-login', { schoolId }, { token: null }),
-  createOrder: (body: OrderRequest, token?: string) =>
-    api.post<CheckoutOrder>('/api/payments/create-subscription-order', body, token ? { token } : undefined),
-  verify: (body: PaymentResult & { planType: PlanId; schoolId?: string }, token?: string) =>
-    api.post<{ ok: true; status: 'active' }>('/api/payments/verify-subscription', body, token ? { token } : undefined),
+  quotes: (cycle: BillingCycle) =>
+    queryOptions({
+      queryKey: [...QUOTES_KEY, cycle],
+      queryFn: () => api.get<QuotesAnswer>(`/api/payments/subscription-quotes?billingCycle=${cycle}`),
+      staleTime: 30_000,
+    }),
+  createOrder: (body: OrderRequest) => api.post<CheckoutOrder>('/api/payments/create-subscription-order', body),
+  verify: (body: PaymentResult & { planType: PlanId }) => api.post<{ ok: true; status: 'active' }>('/api/payments/verify-subscription', body),
 };

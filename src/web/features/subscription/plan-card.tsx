@@ -1,12 +1,21 @@
 import { CheckIcon, CreditCardIcon } from 'lucide-react';
+import { formatINR, type Paise } from '@/domain/money';
 import type { BillingCycle } from '@/domain/plans';
-import { formatINR } from '@/domain/money';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { studentLimitText, type Plan } from '@/web/lib/plans-api';
 import { cn } from '@/web/lib/utils';
-import { planPrice } from './pricing';
+
+/** A card's price lines, in paise: the server's quote once it has arrived, the catalogue's until then. */
+export interface CardPrice {
+  base: Paise;
+  discount: Paise;
+  credit: Paise;
+  gst: Paise;
+  total: Paise;
+  undiscountedTotal: Paise;
+}
 
 const EARLY_ACCESS = 'Get new features first';
 /** platform §2: the pay button carries the payment provider's name (the sandbox stands in for it) */
@@ -17,7 +26,9 @@ export function PlanCard({
   includes,
   extras,
   cycle,
-  firstSubscription,
+  price,
+  note,
+  refused,
   busy,
   disabled,
   onPay,
@@ -27,12 +38,16 @@ export function PlanCard({
   includes: Plan | null;
   extras: string[];
   cycle: BillingCycle;
-  firstSubscription: boolean;
+  price: CardPrice;
+  /** what buying it would do ("Basic from 22 Nov 2027") */
+  note: string | null;
+  /** why it cannot be bought now */
+  refused: string | null;
   busy: boolean;
   disabled: boolean;
   onPay: () => void;
 }) {
-  const { breakdown } = planPrice(plan, cycle, firstSubscription);
+  const breakdown = price;
   // platform §2: the Premium card always promises early access, whatever the catalogue lists
   const features = plan.id === 'premium' && !plan.features.includes(EARLY_ACCESS) ? [...extras, EARLY_ACCESS] : extras;
   const per = cycle === 'yearly' ? 'year' : 'month';
@@ -62,6 +77,9 @@ export function PlanCard({
           {breakdown.discount > 0 ? (
             <Row label="First-time discount (50%)" value={`−${formatINR(breakdown.discount)}`} className="text-success" />
           ) : null}
+          {breakdown.credit > 0 ? (
+            <Row label="Credit for unused days" value={`−${formatINR(breakdown.credit)}`} className="text-success" />
+          ) : null}
           <Row label="GST (18%)" value={formatINR(breakdown.gst)} />
           <div className="mt-1 flex items-baseline justify-between gap-2 border-t pt-2 font-semibold">
             <dt>Total</dt>
@@ -75,9 +93,14 @@ export function PlanCard({
             </dd>
           </div>
         </dl>
+        {refused ? (
+          <p className="text-sm text-muted-foreground">{refused}</p>
+        ) : note ? (
+          <p className="text-sm font-medium text-primary">{note}</p>
+        ) : null}
       </CardContent>
       <CardFooter>
-        <Button className="w-full" size="lg" variant={plan.recommended ? 'default' : 'outline'} onClick={onPay} disabled={disabled}>
+        <Button className="w-full" size="lg" variant={plan.recommended ? 'default' : 'outline'} onClick={onPay} disabled={disabled || refused !== null}>
           <CreditCardIcon />
           {busy ? 'Processing...' : `Pay with ${PROVIDER_NAME}`}
         </Button>

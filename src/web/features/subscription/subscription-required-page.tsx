@@ -1,81 +1,50 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeftIcon, CalendarXIcon, CheckCircle2Icon, LockKeyholeIcon, RefreshCwIcon, ShieldCheckIcon, ZapIcon } from 'lucide-react';
+import { ArrowLeftIcon, CalendarXIcon, CheckCircle2Icon, FlaskConicalIcon, LockKeyholeIcon, RefreshCwIcon, ShieldCheckIcon, ZapIcon } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import type { BillingCycle, PlanId } from '@/domain/plans';
+import { Link, useNavigate } from 'react-router';
+import { paise, parseRupees } from '@/domain/money';
+import type { BillingCycle } from '@/domain/plans';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { useCheckout } from '@/web/components/checkout-dialog';
 import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { FullPageSpinner, Spinner } from '@/web/components/ui/spinner';
 import { CheckoutUnavailableError, orderIdOf } from '@/web/lib/checkout';
+import type { School } from '@/web/lib/me-api';
 import { ME_KEY } from '@/web/lib/me-api';
 import { planHighlights } from '@/web/lib/plan-features';
 import { plansQuery, type Plan } from '@/web/lib/plans-api';
 import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
-import { subscriptionApi, type QuickSession } from './api';
-import { PlanCard } from './plan-card';
+import { QUOTES_KEY, subscriptionApi, type PlanQuote } from './api';
+import { PlanCard, type CardPrice } from './plan-card';
 import { planPrice } from './pricing';
+import { changeText, currentPlanText, queuedPlanText, TEXTS } from './texts';
 
-/** Platform §9: after a successful payment the page goes to /login after 2 s. */
+/** Platform §9: after a successful payment the page moves on after 2 s. */
 const SUCCESS_REDIRECT_MS = 2_000;
 
-/** Plan and payment for a school whose trial or plan has ended (platform §2). */
+/**
+ * Plan and payment (platform §2). The school pays from its own session: a school whose trial or
+ * plan has ended signs in to a read-only session that may still pay (rulings 14, 29), so the page
+ * never needs a school id from its link.
+ */
 export function SubscriptionRequiredPage() {
-  const { schoolId } = useParams();
   const { status, me } = useSession();
-  // the quick-login token is kept in memory only: it pays, and dies with the page
-  const [quick, setQuick] = useState<QuickSession | null>(null);
   const [paid, setPaid] = useState<string | null>(null);
 
   if (paid) return <PaymentSuccess planName={paid} />;
   if (status === 'loading') return <FullPageSpinner text="Checking authentication..." />;
 
   const school = me?.user.role === 'school_admin' ? me.school : null;
-  if (school) {
-    return (
-      <PlanChooser
-        schoolName={school.name}
-        email={me?.user.email}
-        expired={school.isExpired}
-        firstSubscription={!school.hasPaidSubscription}
-        onPaid={setPaid}
-      />
-    );
-  }
-  if (quick) {
-    return (
-      <PlanChooser
-        schoolName={quick.schoolName}
-        quick={quick}
-        expired
-        firstSubscription={!quick.hasPaidSubscription}
-        onPaid={setPaid}
-        onSessionLost={() => setQuick(null)}
-      />
-    );
-  }
-  return <Unauthenticated schoolId={schoolId} onQuickSession={setQuick} />;
+  if (school) return <PlanChooser school={school} email={me?.user.email} onPaid={setPaid} />;
+  return <Unauthenticated />;
 }
 
-function Unauthenticated({ schoolId, onQuickSession }: { schoolId: string | undefined; onQuickSession: (q: QuickSession) => void }) {
-  const [busy, setBusy] = useState(false);
-  const quickPay = async () => {
-    if (!schoolId) return;
-    setBusy(true);
-    try {
-      const session = await subscriptionApi.quickLogin(schoolId);
-      toast.success({ title: 'Authentication Success', description: `You can now choose a plan for ${session.schoolName}.` });
-      onQuickSession(session);
-    } catch {
-      toast.error({ title: 'Authentication Failed', description: 'Unable to create temporary session' });
-    } finally {
-      setBusy(false);
-    }
-  };
+function Unauthenticated() {
   return (
     <AuthLayout>
       <Card>
@@ -83,23 +52,17 @@ function Unauthenticated({ schoolId, onQuickSession }: { schoolId: string | unde
           <span className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
             <LockKeyholeIcon className="size-6" />
           </span>
-          <CardTitle className="text-2xl">Authentication Required</CardTitle>
-          <CardDescription>Please log in to renew your subscription and continue using the school management system.</CardDescription>
+          <CardTitle className="text-2xl">{TEXTS.authTitle}</CardTitle>
+          <CardDescription>{TEXTS.authText}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-2">
-          <Button onClick={quickPay} disabled={!schoolId || busy} size="lg">
-            <ZapIcon />
-            {busy ? 'Connecting...' : 'Quick Pay Now'}
-          </Button>
-          {!schoolId ? (
-            <p className="text-center text-xs text-muted-foreground">Quick Pay works from the link shown when you sign in. Otherwise, sign in first.</p>
-          ) : null}
-          <Button variant="outline" asChild>
-            <Link to="/login">Go to Login</Link>
+          <p className="text-center text-sm text-muted-foreground">{TEXTS.authHint}</p>
+          <Button asChild size="lg">
+            <Link to="/login">{TEXTS.goToLogin}</Link>
           </Button>
           <Button variant="ghost" onClick={() => window.location.reload()}>
             <RefreshCwIcon />
-            Refresh Page
+            {TEXTS.refresh}
           </Button>
         </CardContent>
       </Card>
@@ -107,65 +70,71 @@ function Unauthenticated({ schoolId, onQuickSession }: { schoolId: string | unde
   );
 }
 
-function PlanChooser({
-  schoolName,
-  email,
-  quick,
-  expired,
-  firstSubscription,
-  onPaid,
-  onSessionLost,
-}: {
-  schoolName: string;
-  email?: string;
-  quick?: QuickSession;
-  expired: boolean;
-  firstSubscription: boolean;
-  onPaid: (planName: string) => void;
-  onSessionLost?: () => void;
-}) {
+const toPaise = (amount: string) => parseRupees(amount) ?? paise(0);
+
+/** The card's lines from the server's quote, or from the catalogue while the quote loads. */
+function cardPrice(plan: Plan, cycle: BillingCycle, firstSubscription: boolean, quote: PlanQuote | undefined): CardPrice {
+  if (quote?.price) {
+    const p = quote.price;
+    return {
+      base: toPaise(p.base),
+      discount: toPaise(p.discount),
+      credit: toPaise(p.credit),
+      gst: toPaise(p.gst),
+      total: toPaise(p.total),
+      undiscountedTotal: toPaise(p.undiscountedTotal),
+    };
+  }
+  const { breakdown } = planPrice(plan, cycle, firstSubscription);
+  return { ...breakdown, credit: paise(0) };
+}
+
+function PlanChooser({ school, email, onPaid }: { school: School; email?: string; onPaid: (planName: string) => void }) {
   const plans = useQuery(plansQuery());
-  const queryClient = useQueryClient();
   const [cycle, setCycle] = useState<BillingCycle>('yearly');
-  const [processing, setProcessing] = useState<PlanId | null>(null);
-
+  const quotes = useQuery(subscriptionApi.quotes(cycle));
+  const queryClient = useQueryClient();
+  const [processing, setProcessing] = useState<Plan['id'] | null>(null);
   const checkout = useCheckout();
+  const expired = school.isExpired;
+  const firstSubscription = !school.hasPaidSubscription;
+  const planName = (id: string) => plans.data?.find((p) => p.id === id)?.name ?? id;
 
-  const pay = async (plan: Plan) => {
+  const pay = async (plan: Plan, price: CardPrice) => {
     setProcessing(plan.id);
-    const { breakdown } = planPrice(plan, cycle, firstSubscription);
     try {
       let order;
       try {
-        order = await subscriptionApi.createOrder({ planType: plan.id, amount: breakdown.total, billingCycle: cycle }, quick?.token);
+        order = await subscriptionApi.createOrder({ planType: plan.id, amount: price.total, billingCycle: cycle });
       } catch (error) {
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-          toast.error({ title: 'Session Expired', description: 'Please sign in again to continue with payment.' });
-          onSessionLost?.();
-        } else {
-          toast.error({ title: 'Payment Error', description: 'Failed to initiate payment. Please try again.' });
-        }
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) toast.error(TEXTS.sessionExpired);
+        else if (error instanceof ApiError && error.status === 409) toast.error({ title: TEXTS.paymentError.title, description: error.message });
+        else toast.error(TEXTS.paymentError);
         return;
       }
       if (!orderIdOf(order)) {
-        toast.error({ title: 'Payment Error', description: 'Failed to create payment order' });
+        toast.error(TEXTS.orderFailed);
         return;
       }
       let outcome;
       try {
-        outcome = await checkout.open(order, { name: 'School Ledger', email, schoolName, token: quick?.token });
+        outcome = await checkout.open(order, { name: 'School Ledger', email, schoolName: school.name });
       } catch (error) {
-        const description = error instanceof CheckoutUnavailableError ? error.message : 'Failed to initiate payment. Please try again.';
-        toast.error({ title: 'Payment Error', description });
+        const description =
+          error instanceof CheckoutUnavailableError || (error instanceof ApiError && error.status === 409) ? error.message : TEXTS.paymentError.description;
+        toast.error({ title: TEXTS.paymentError.title, description });
         return;
       }
       // closing the payment window only clears the processing state (platform §4)
       if (outcome === 'dismissed') return;
       try {
-        await subscriptionApi.verify({ ...outcome, planType: plan.id, schoolId: quick?.schoolId }, quick?.token);
-      } catch {
-        toast.error({ title: 'Payment Verification Failed', description: 'Please contact support if payment was deducted.' });
+        await subscriptionApi.verify({ ...outcome, planType: plan.id });
+      } catch (error) {
+        const description = error instanceof ApiError && error.status === 409 ? error.message : TEXTS.verifyFailed.description;
+        toast.error({ title: TEXTS.verifyFailed.title, description });
         return;
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: QUOTES_KEY });
       }
       await queryClient.invalidateQueries({ queryKey: ME_KEY });
       onPaid(plan.name);
@@ -174,40 +143,58 @@ function PlanChooser({
     }
   };
 
+  const byPlan = new Map((quotes.data?.quotes ?? []).map((q) => [q.planId, q]));
+  const running = !expired && school.subscriptionStatus !== 'trial';
   return (
     <AuthLayout width="wide">
       <div className="mx-auto mb-8 max-w-2xl text-center">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{expired ? 'Subscription Required' : 'Choose Your Plan'}</h1>
-        <p className="mt-2 text-muted-foreground">
-          {expired
-            ? 'Your trial period has ended. Choose a plan to continue using our services.'
-            : 'Pick the plan that fits your school. It starts as soon as the payment succeeds.'}
-        </p>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{expired ? TEXTS.expiredTitle : TEXTS.chooseTitle}</h1>
+        <p className="mt-2 text-muted-foreground">{expired ? TEXTS.expiredText : TEXTS.chooseText}</p>
         <p className="mt-1 text-sm">
-          For <span className="font-semibold">{schoolName}</span>
+          For <span className="font-semibold">{school.name}</span>
         </p>
+        {running ? (
+          <p className="mt-1 text-sm text-muted-foreground">
+            {currentPlanText(planName(school.subscriptionPlan), school.planEndDate)}
+            {school.queuedPlan ? <> {queuedPlanText(planName(school.queuedPlan.plan), school.queuedPlan.startDate)}</> : null}
+          </p>
+        ) : null}
         <CycleToggle value={cycle} onChange={setCycle} />
       </div>
+
+      {quotes.data?.testMode ? (
+        <Alert variant="info" className="mx-auto mb-6 max-w-2xl">
+          <FlaskConicalIcon />
+          <AlertTitle>{TEXTS.testTitle}</AlertTitle>
+          <AlertDescription>{TEXTS.testText}</AlertDescription>
+        </Alert>
+      ) : null}
 
       {plans.isPending ? (
         <div className="flex justify-center py-16"><Spinner label="Loading plans" /></div>
       ) : plans.isError ? (
-        <p role="alert" className="py-16 text-center text-sm text-destructive">Unable to load the plans. Please refresh the page.</p>
+        <p role="alert" className="py-16 text-center text-sm text-destructive">{TEXTS.plansFailed}</p>
       ) : (
         <div className="grid gap-6 pt-3 md:grid-cols-3">
-          {planHighlights(plans.data).map(({ plan, includes, extras }) => (
-            <PlanCard
-              key={plan.id}
-              plan={plan}
-              includes={includes}
-              extras={extras}
-              cycle={cycle}
-              firstSubscription={firstSubscription}
-              busy={processing === plan.id}
-              disabled={processing !== null}
-              onPay={() => void pay(plan)}
-            />
-          ))}
+          {planHighlights(plans.data).map(({ plan, includes, extras }) => {
+            const quote = byPlan.get(plan.id);
+            const price = cardPrice(plan, cycle, firstSubscription, quote);
+            return (
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                includes={includes}
+                extras={extras}
+                cycle={cycle}
+                price={price}
+                note={quote?.change ? changeText(plan.name, quote.change, price.credit, cycle) : null}
+                refused={quote?.refused ?? null}
+                busy={processing === plan.id}
+                disabled={processing !== null || !quote}
+                onPay={() => void pay(plan, price)}
+              />
+            );
+          })}
         </div>
       )}
 
@@ -219,9 +206,9 @@ function PlanChooser({
 
       <div className="mt-8 flex justify-center">
         <Button variant="ghost" asChild>
-          <Link to="/login">
+          <Link to="/school/dashboard">
             <ArrowLeftIcon />
-            Back to Login
+            {TEXTS.backToDashboard}
           </Link>
         </Button>
       </div>
@@ -275,8 +262,8 @@ function PaymentSuccess({ planName }: { planName: string }) {
       <Card>
         <CardHeader className="items-center text-center">
           <CheckCircle2Icon className="size-12 text-success" />
-          <CardTitle className="text-2xl">Payment Successful!</CardTitle>
-          <CardDescription>Your {planName} plan is active. Taking you to sign in…</CardDescription>
+          <CardTitle className="text-2xl">{TEXTS.successTitle}</CardTitle>
+          <CardDescription>{TEXTS.success(planName)}</CardDescription>
         </CardHeader>
       </Card>
     </AuthLayout>
