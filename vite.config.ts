@@ -7,6 +7,7 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
-  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },
+  // maps are written for reading a stack trace, but not referenced from the bundle and never served (src/server/web/static.ts)
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: 'hidden', chunkSizeWarningLimit: 1500 },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000' } },
 });

@@ -172,6 +172,12 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await soon(() => toast(page, 'Invalid Session Duration').isVisible()).toBe(true);
     await soon(() => toast(page, 'Current duration: 6 months').isVisible()).toBe(true);
     await page.getByLabel('End Date').fill(`${startYear + 1}-03-31`);
+    // a start inside the active session is refused by the server, naming that session
+    await page.getByLabel('Start Date').fill(`${startYear}-03-01`);
+    await page.getByRole('button', { name: 'Create Session' }).click();
+    await soon(() => toast(page, 'Overlapping Session').isVisible()).toBe(true);
+    await soon(() => toast(page, `These dates overlap the academic session ${startYear - 1}-${startYear}`).isVisible()).toBe(true);
+    await page.getByLabel('Start Date').fill(`${startYear}-04-01`);
     await page.getByRole('button', { name: 'Create Session' }).click();
     // promotion arrives with the fee ledger; until the server reports it, the toast does not claim it
     await soon(() => toast(page, 'Academic session created successfully').isVisible()).toBe(true);

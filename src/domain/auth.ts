@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { newPasswordSchema } from './password-policy';
 import { emailField } from './sign-in';
+import { oneLine } from './text';
 
 export * from './sign-in';
 
@@ -9,7 +10,7 @@ export { isCommonPassword, MIN_PASSWORD_LENGTH, newPasswordSchema, passwordStren
 /** Shared input schemas for sign-in, registration and account settings (platform §5, operations §5). */
 
 export const registrationSchema = z.object({
-  schoolName: z.string().trim().min(1, 'School name is required').max(200, 'School name is too long'),
+  schoolName: oneLine(z.string().trim().min(1, 'School name is required').max(200, 'School name is too long'), 'School name'),
   email: emailField.min(1, 'Valid email address is required').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), 'Valid email address is required'),
   phone: z.string().trim().min(1, 'Phone number is required').max(20, 'Phone number is too long'),
   address: z.string().trim().max(500, 'Address is too long').optional().default(''),

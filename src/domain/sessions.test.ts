@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionSchema, normaliseAcademicYear, sessionDurationMonths, sessionMonths, shortAcademicYear } from './sessions';
+import { createSessionSchema, normaliseAcademicYear, sessionDurationMonths, sessionMonths, sessionNameOf, shortAcademicYear } from './sessions';
 
 describe('session months', () => {
   it('lists April to March for a standard session', () => {
@@ -42,5 +42,12 @@ describe('academic years', () => {
   });
   it('shortens for receipt numbers', () => {
     expect(shortAcademicYear('2025-2026')).toBe('2025-26');
+  });
+});
+
+describe('session names (ruling 8)', () => {
+  it('are academic years, typed in the spellings the documents show', () => {
+    expect(['2025-2026', '2025-26', '2025/26', '2025–2026', ' 2025 - 2026 '].map(sessionNameOf)).toEqual(Array(5).fill('2025-2026'));
+    expect(['2025', '2025-2027', '2025-25', 'Session 2025-2026', '2025-2026 A', ''].map(sessionNameOf)).toEqual(Array(6).fill(null));
   });
 });

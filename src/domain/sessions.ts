@@ -70,9 +70,32 @@ export function sessionDurationMonths(startDate: string, endDate: string): numbe
 
 export const SESSION_MIN_MONTHS = 12;
 
+export const SESSION_NAME_MESSAGE = 'Session name must be an academic year such as 2025-2026 (the second year one after the first)';
+export const SESSION_OVERLAP_START = 'These dates overlap the academic session';
+
+/** "These dates overlap the academic session 2026-2027 (2026-04-01 to 2027-03-31)…": names the other session. */
+export function sessionOverlapMessage(other: { name: string; startDate: string; endDate: string }): string {
+  return `${SESSION_OVERLAP_START} ${other.name} (${other.startDate} to ${other.endDate}). Sessions of a school may not overlap; adjust the dates.`;
+}
+
+/**
+ * A session's name (ruling 8): `2025-2026`, also typed as `2025-26`, `2025/26` or `2025–2026`, the
+ * second year one after the first. Null for anything else (a lone `2025`, `Session A`).
+ */
+export function sessionNameOf(input: string): string | null {
+  const text = input.trim();
+  if (!/^\d{4}\s*[-–—/]\s*(\d{4}|\d{2})$/.test(text)) return null;
+  return normaliseAcademicYear(text);
+}
+
 export const createSessionSchema = z
   .object({
-    sessionName: z.string().trim().min(1, 'Please fill in all required fields').max(50, 'Session name is too long'),
+    sessionName: z
+      .string()
+      .trim()
+      .min(1, 'Please fill in all required fields')
+      .max(50, 'Session name is too long')
+      .refine((v) => sessionNameOf(v) !== null, SESSION_NAME_MESSAGE),
     startDate: z.string().trim().min(1, 'Please fill in all required fields'),
     endDate: z.string().trim().min(1, 'Please fill in all required fields'),
     isActive: z.boolean().optional().default(false),

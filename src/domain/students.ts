@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneLine } from './text';
 import { rupeeInput } from './amount-input';
 import { normaliseClass, normaliseSection, SECTIONS, type ClassName, type Section } from './classes';
 import { isoDate } from './sessions';
@@ -32,7 +33,7 @@ const requiredText = (message: string, max: number, label: string) =>
     .string({ error: message })
     .nullish()
     .transform((v) => (v ?? '').trim())
-    .pipe(z.string().min(1, message).max(max, `${label} is too long`));
+    .pipe(oneLine(z.string().min(1, message).max(max, `${label} is too long`), label));
 
 /** Class in any spelling the documents show (`1st`, `IST`, `Class 1`, `Grade 1`, `XII`) → canonical name. */
 export const classInput = (requiredMessage: string) =>

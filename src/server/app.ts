@@ -3,12 +3,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes';
 import { registerAuthContext } from './auth/context';
 import { authRoutes } from './auth/routes';
@@ -18,7 +13,10 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import { FieldCipher } from './lib/crypto';
 import type { Db } from './db/client';
-import { apiNotFound, registerErrorHandler } from './lib/errors';
+import { apiNotFound, BODY_LIMIT_BYTES, registerErrorHandler } from './lib/errors';
+import { errorForLog, requestForLog } from './lib/log';
+import { registerNoStore } from './lib/no-store';
+import { validatorCompiler } from './lib/validation';
 import type { Mailer } from './mail/mailer';
 import { MailWorker, type MailWorkerOptions } from './mail/outbox';
 import { createPaymentProvider } from './payments/create';
@@ -82,11 +80,25 @@ export interface BuildOptions {
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
 const PAYMENT_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 
+/** A hop count trusts that many proxies nearest the app; a list trusts those addresses and networks. */
+function trustedProxies(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+/** Whatever logger is asked for writes requests without query strings and errors without SQL parameters. */
+function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = typeof logger === 'object' ? logger : {};
+  return { ...base, serializers: { ...base.serializers, req: requestForLog as never, err: errorForLog } };
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
-    bodyLimit: 12 * 1024 * 1024,
-    trustProxy: true,
+    logger: withSafeSerializers(options.logger),
+    // larger only where a route says so (the bulk student import)
+    bodyLimit: BODY_LIMIT_BYTES,
+    // off unless TRUST_PROXY names the proxies: otherwise anyone could choose the address they are recorded under
+    trustProxy: trustedProxies(options.config.trustProxy),
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -156,6 +168,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   registerAuthContext(app);
+  registerNoStore(app);
   registerDataVersions(app);
 
   await app.register(authRoutes);

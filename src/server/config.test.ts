@@ -65,4 +65,17 @@ describe('configuration from the environment', () => {
       razorpay: undefined,
     });
   });
+
+  it('trusts no proxy unless TRUST_PROXY names them, and explains a wrong value', () => {
+    const base = { SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) };
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8' }).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', 'fd00::/8']);
+    for (const wrong of ['true', 'proxy.local', '10.0.0.0/33', '10.0.0.1,', '1.2.3']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: wrong }), wrong).toThrow(
+        'TRUST_PROXY: TRUST_PROXY must be the number of proxies in front of the app (such as 1) or a comma-separated list of their addresses or networks (such as 10.0.0.1,192.168.0.0/16)',
+      );
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -29,6 +30,17 @@ const envSchema = z
       .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
       .optional(),
     SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
+    TRUST_PROXY: z
+      .string()
+      .transform((v, ctx) => {
+        const parsed = parseTrustProxy(v);
+        if (parsed === null) {
+          ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+          return z.NEVER;
+        }
+        return parsed;
+      })
+      .optional(),
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -49,6 +61,29 @@ const envSchema = z
     path: ['PAYMENTS_PROVIDER'],
   });
 
+const TRUST_PROXY_MESSAGE =
+  'TRUST_PROXY must be the number of proxies in front of the app (such as 1) or a comma-separated list of their addresses or networks (such as 10.0.0.1,192.168.0.0/16)';
+
+/** An address (`10.0.0.1`, `::1`) or a network (`10.0.0.0/8`, `fd00::/8`) with a prefix its family allows. */
+function isAddressOrNetwork(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may tell the app the client's address (X-Forwarded-For): a hop count, or the
+ * proxies' addresses. Null when the text is neither.
+ */
+export function parseTrustProxy(text: string): number | string[] | null {
+  const value = text.trim();
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((part) => part.trim());
+  return entries.length > 0 && entries.every(isAddressOrNetwork) ? entries : null;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -66,6 +101,11 @@ export interface Config {
   /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
   encryptionKey: string;
   isDevelopment: boolean;
+  /**
+   * Proxies whose X-Forwarded-For is believed (the client address of the audit log and sign-in
+   * history): none by default, so a client cannot choose the address it is recorded under.
+   */
+  trustProxy: false | number | string[];
   /**
    * Development without a mail server: the forgot-password answer carries the reset link so a
    * newcomer can use it. Never with SMTP configured, so a deployment that forgot NODE_ENV does not
@@ -113,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',
+    trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
     serveWeb: e.SERVE_WEB === 'true',
   };

@@ -75,7 +75,10 @@ export const yearlyEntryDto = z
     ...yearlyFields,
     admissionFee: money.nullable().describe('null when nothing received; likewise examFee, booksFee, uniformFee, miscFee'),
     admissionDate: z.string().nullable().describe('latest payment date; likewise examDate, booksDate, uniformDate, miscDate'),
-    lockedFees: z.array(z.enum(YEARLY_HEADS)).describe('heads with an amount saved: they cannot be changed (selective protection)'),
+    lockedFees: z.array(z.enum(YEARLY_HEADS)).describe('heads paid in full: they cannot be changed (selective protection)'),
+    partialFees: z
+      .array(z.object({ head: z.enum(YEARLY_HEADS), received: money, due: money, remaining: money }))
+      .describe('heads with part of their due received: the rest stays collectable on the same card'),
     submittedAt: z.string().nullable(),
     clientId: z.string().nullable(),
     version: z.number().int().describe('how many yearly lines are recorded; grows with every save'),
@@ -84,13 +87,18 @@ export const yearlyEntryDto = z
   .describe('the yearly fee entry of a student and session, read from the ledger');
 export type YearlyEntryDto = z.infer<typeof yearlyEntryDto>;
 
-export function yearlyEntry(studentId: string, session: SessionRow, lines: DetailedLine[]): YearlyEntryDto {
+/**
+ * `dues`: each yearly head's amount in the class structure (ruling 26). A head is locked once it is
+ * paid in full; a head with part of its due received stays open for the rest.
+ */
+export function yearlyEntry(studentId: string, session: SessionRow, lines: DetailedLine[], dues: Record<YearlyHead, number> | null): YearlyEntryDto {
   const yearly = lines.filter((l) => (YEARLY_HEADS as readonly string[]).includes(l.head));
   const entry: Record<string, unknown> = {
     studentId,
     academicYear: session.name,
     exists: yearly.length > 0,
     lockedFees: [] as YearlyHead[],
+    partialFees: [] as Array<{ head: YearlyHead; received: string; due: string; remaining: string }>,
     submittedAt: yearly[0]?.createdAt.toISOString() ?? null,
     clientId: yearly[0]?.clientId ?? null,
     version: yearly.length,
@@ -101,7 +109,17 @@ export function yearlyEntry(studentId: string, session: SessionRow, lines: Detai
     const total = mine.reduce((s, l) => s + l.amount, 0);
     entry[YEARLY_FIELDS[head].amount] = total > 0 ? rupees(total) : null;
     entry[YEARLY_FIELDS[head].date] = mine.reduce<string | null>((d, l) => (d === null || l.paidOn > d ? l.paidOn : d), null);
-    if (total > 0) (entry.lockedFees as YearlyHead[]).push(head);
+    const due = dues?.[head] ?? 0;
+    if (total > 0 && total < due) {
+      (entry.partialFees as Array<{ head: YearlyHead; received: string; due: string; remaining: string }>).push({
+        head,
+        received: rupees(total),
+        due: rupees(due),
+        remaining: rupees(due - total),
+      });
+    } else if (total > 0) {
+      (entry.lockedFees as YearlyHead[]).push(head);
+    }
   }
   return entry as YearlyEntryDto;
 }

@@ -10,12 +10,14 @@ import {
   yearlyAmounts,
   yearlyEntrySchema,
   yearlyLockedMessage,
+  type YearlyHead,
 } from '../../domain/ledger';
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { badRequest, conflict } from '../lib/errors';
-import { accountFor, assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage } from './context';
+import { accountFor, assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage, type StudentSession } from './context';
+import { structureAmounts } from './queries';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
@@ -33,6 +35,11 @@ const saveResponse = z.object({
   receipt: receiptDto,
   entry: yearlyEntryDto,
 });
+
+/** Each yearly head's due for the student's class in the session, or null without a structure. */
+function yearlyDues(ctx: StudentSession): Record<YearlyHead, number> | null {
+  return ctx.structure ? structureAmounts(ctx.structure).yearly : null;
+}
 
 export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -55,7 +62,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const { studentId } = request.query;
       const ctx = await loadStudentSession(db, { schoolId, studentId, academicYear: request.query.year ?? request.query.academicYear });
-      return { ...yearlyEntry(studentId, ctx.session, ctx.lines), structure: toStructureDto(ctx.structure) };
+      return { ...yearlyEntry(studentId, ctx.session, ctx.lines, yearlyDues(ctx)), structure: toStructureDto(ctx.structure) };
     },
   );
 
@@ -67,7 +74,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['fees'],
         summary: 'Save the yearly fee cards: one YRL receipt with a line per head entered',
         description:
-          'Idempotent on clientId. A head already saved is locked (selective protection): another amount for it is refused with 409 "This {yearly/exam/...} fee cannot be modified once entered for the current academic year."; the saved amount sent again is ignored, and empty heads stay open.',
+          'Idempotent on clientId. A head paid in full is locked (selective protection): another amount for it is refused with 409 "This {yearly/exam/...} fee cannot be modified once entered for the current academic year."; the saved amount sent again is ignored, and empty heads stay open. A head with part of its due received (partialFees) takes the amount sent as a further payment, up to what is still due (ruling 26: more is refused with 409).',
         security: [{ bearer: [] }],
         body: yearlyEntrySchema,
         response: { 200: saveResponse, 201: saveResponse, 400: errorDto, 402: errorDto, 404: errorDto, 409: errorDto },
@@ -92,7 +99,8 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
         await lockStudentLedger(tx, { schoolId, studentId: body.studentId });
         const ctx = await loadStudentSession(tx, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
         const seen = await replayed(tx, { schoolId, clientId: body.clientId, hash });
-        if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines };
+        const dues = yearlyDues(ctx);
+        if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines, dues };
         assertOpenForFees(ctx);
         if (!ctx.structure) throw badRequest(structureMissingMessage(ctx.placement.className, ctx.session.name));
 
@@ -102,7 +110,8 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           if (!amount) continue;
           const saved = ctx.lines.filter((l) => l.head === head);
           const savedTotal = saved.reduce((s, l) => s + l.amount, 0);
-          if (savedTotal > 0) {
+          // a head paid in full is locked; a part-paid head takes the rest (ruling 26 caps it)
+          if (savedTotal > 0 && savedTotal >= (dues?.[head] ?? 0)) {
             if (savedTotal === amount && (!date || saved.some((l) => l.paidOn === date))) {
               unchanged += 1;
               continue;
@@ -128,7 +137,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           lines,
           dues: accountFor(ctx, indiaMonthKey(now)),
         });
-        return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
+        return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt), dues };
       });
 
       reply.status(result.replayed ? 200 : 201);
@@ -136,7 +145,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
         message: 'Yearly fee data saved successfully!',
         replayed: result.replayed,
         receipt: toReceiptDto(result.receipt),
-        entry: yearlyEntry(body.studentId, result.session, result.lines),
+        entry: yearlyEntry(body.studentId, result.session, result.lines, result.dues),
       };
     },
   );

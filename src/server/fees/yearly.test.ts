@@ -127,4 +127,22 @@ describe('yearly fee entries', () => {
     expect(foreignRead.statusCode).toBe(404);
     expect(await lines()).toBe(before);
   });
+
+  it('₹12 paid against ₹1,800 uniform shows Partial ₹12 of ₹1,800 and keeps the rest collectable on the same card', async () => {
+    const first = await school.api.post('/api/yearly-fee-entries', { studentId, academicYear: '2025-2026', uniformFee: '12' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json().entry.lockedFees).not.toContain('uniform');
+    expect(first.json().entry.partialFees).toEqual([{ head: 'uniform', received: '12.00', due: '1800.00', remaining: '1788.00' }]);
+    // more than is left is refused (ruling 26); the rest is taken and the card locks
+    const over = await school.api.post('/api/yearly-fee-entries', { studentId, academicYear: '2025-2026', uniformFee: '1788.01' });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().error).toBe('Uniform Fee for 2025-2026: only ₹1,788.00 is still due (₹12.00 received of ₹1,800.00); ₹1,788.01 is more than that.');
+    const rest = await school.api.post('/api/yearly-fee-entries', { studentId, academicYear: '2025-2026', uniformFee: '1788' });
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json().entry).toMatchObject({ uniformFee: '1800.00', partialFees: [] });
+    expect(rest.json().entry.lockedFees).toContain('uniform');
+    const again = await school.api.post('/api/yearly-fee-entries', { studentId, academicYear: '2025-2026', uniformFee: '5' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('This uniform fee cannot be modified once entered for the current academic year.');
+  });
 });

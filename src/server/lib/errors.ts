@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { CONTROL_CHARACTER_MESSAGE } from '../../domain/text';
+import { isInvalidText } from './pg-errors';
 
 /**
  * An error whose message is safe to show to a person. Anything else that reaches the handler is
@@ -23,6 +25,10 @@ export const forbidden = (message: string, extra?: Record<string, unknown>) => n
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
 
+/** The largest request body of any route but the bulk student import (which has its own). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_TOO_LARGE = 'The request is larger than 1 MB. Send less at a time.';
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
@@ -43,13 +49,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
       return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
     }
+    // a last line behind the validator of every route (lib/validation.ts): text the database cannot store
+    if (isInvalidText(error)) {
+      return reply.status(400).send({ error: `Text ${CONTROL_CHARACTER_MESSAGE}` });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message =
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
           ? 'The request body is not valid JSON'
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'The request is too large'
+            ? BODY_TOO_LARGE
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
               ? 'Unsupported content type'
               : status === 429

@@ -113,15 +113,16 @@ describe('Download Balance Report', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="passout-balance-report.csv"');
     expect(res.body.split('\r\n')).toEqual([
-      'Graduation Year,Name,Roll Number,Last Class,Section,Monthly Outstanding,Yearly Outstanding,Total Outstanding,Passout Date,Kind,Reason',
+      '\uFEFFGraduation Year,Name,Roll Number,Last Class,Section,Monthly Outstanding,Yearly Outstanding,Total Outstanding,Passout Date,Kind,Reason',
       '2026,Omar Dar,1,Class 12,B,16000.00,0.00,16000.00,2025-11-15,graduated,Graduated from Class 12',
       '2026,Zara Ali,1,Class 12,A,16000.00,0.00,16000.00,2025-11-15,graduated,Graduated from Class 12',
       '2025,Ravi Verma,1,Class 10,A,4400.00,600.00,5000.00,2025-11-15,discharged,Discharged from Class 10 class',
       'Total,,,,,36400.00,600.00,37000.00,,,',
+      '',
     ]);
     const one = await school.api.get('/api/passouts/balance-report.csv?graduationYear=2025');
     expect(one.headers['content-disposition']).toBe('attachment; filename="passout-balance-report-2025.csv"');
-    expect(one.body.split('\r\n')).toHaveLength(3);
+    expect(one.body.split('\r\n')).toHaveLength(4);
   });
 
   it('downloads the balances as a PDF grouped by graduation year', async () => {

@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { csvDocument } from '../lib/csv';
 import { addPage, contentBox, drawTable, FONT, pdfText, renderPdf, type TableColumn } from '../lib/pdf';
 import { pdfRupees } from '../fees/receipt-pdf';
 import { formatReceiptDate } from '../fees/receipt-text';
@@ -25,25 +25,23 @@ export function passoutBalanceCsv(rows: PassoutDto[]): string {
     }),
     { monthly: 0, yearly: 0, all: 0 },
   );
-  return Papa.unparse({
-    fields: ['Graduation Year', 'Name', 'Roll Number', 'Last Class', 'Section', 'Monthly Outstanding', 'Yearly Outstanding', 'Total Outstanding', 'Passout Date', 'Kind', 'Reason'],
-    data: [
-      ...rows.map((r) => [
-        r.graduationYear,
-        r.name,
-        r.rollNumber,
-        r.lastClass,
-        r.section,
-        r.outstandingMonthlyFees,
-        r.outstandingYearlyFees,
-        r.totalOutstanding,
-        r.passoutDate,
-        r.kind,
-        r.reason,
-      ]),
-      ['Total', '', '', '', '', rupeesOf(total.monthly), rupeesOf(total.yearly), rupeesOf(total.all), '', '', ''],
-    ],
-  });
+  return csvDocument([
+    ['Graduation Year', 'Name', 'Roll Number', 'Last Class', 'Section', 'Monthly Outstanding', 'Yearly Outstanding', 'Total Outstanding', 'Passout Date', 'Kind', 'Reason'],
+    ...rows.map((r) => [
+      r.graduationYear,
+      r.name,
+      r.rollNumber,
+      r.lastClass,
+      r.section,
+      r.outstandingMonthlyFees,
+      r.outstandingYearlyFees,
+      r.totalOutstanding,
+      r.passoutDate,
+      r.kind,
+      r.reason,
+    ]),
+    ['Total', '', '', '', '', rupeesOf(total.monthly), rupeesOf(total.yearly), rupeesOf(total.all), '', '', ''],
+  ]);
 }
 
 /**

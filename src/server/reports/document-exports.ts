@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
-import Papa from 'papaparse';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
+import { csvDocument, type CsvCell } from '../lib/csv';
 
 /**
  * A report document as an Excel workbook (a Summary sheet, then a sheet per table with its total
@@ -8,7 +8,6 @@ import type { ReportDocument, ReportTable } from '../../domain/report-document';
  */
 
 const MONEY_FORMAT = '#,##,##0.00';
-const FORMULA_START = /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/;
 
 const cellValue = (kind: string, value: string | number | undefined) => {
   if (value === undefined || value === '') return '';
@@ -56,15 +55,13 @@ function addTableSheet(workbook: ExcelJS.Workbook, table: ReportTable, name: str
   if (table.totals) sheet.addRow(table.columns.map((c) => cellValue(c.kind, table.totals![c.key]))).font = { bold: true };
 }
 
-const line = (cells: Array<string | number>) => Papa.unparse([cells.map(String)], { escapeFormulae: FORMULA_START });
-
 export function documentCsv(doc: ReportDocument): string {
-  const out: string[] = [line([`${doc.schoolName}: ${doc.title}`]), line([doc.subtitle]), line(['Generated', doc.generatedAt]), ''];
-  for (const s of doc.summary) out.push(line([s.label, s.value]));
+  const rows: CsvCell[][] = [[`${doc.schoolName}: ${doc.title}`], [doc.subtitle], ['Generated', doc.generatedAt], []];
+  for (const s of doc.summary) rows.push([s.label, s.value]);
   for (const table of doc.tables) {
-    out.push('', line([table.title]), line(table.columns.map((c) => c.label)));
-    for (const row of table.rows) out.push(line(table.columns.map((c) => row[c.key] ?? '')));
-    if (table.totals) out.push(line(table.columns.map((c) => table.totals![c.key] ?? '')));
+    rows.push([], [table.title], table.columns.map((c) => c.label));
+    for (const row of table.rows) rows.push(table.columns.map((c) => row[c.key]));
+    if (table.totals) rows.push(table.columns.map((c) => table.totals![c.key]));
   }
-  return `\uFEFF${out.join('\r\n')}\r\n`;
+  return csvDocument(rows);
 }

@@ -6,7 +6,8 @@ import { REPORT_TITLES, reportDocumentSchema, type ReportDocument, type ReportKi
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { dataVersionKey, FigureCache } from '../stats/versions';
+import { FigureCache } from '../lib/figure-cache';
+import { dataVersionKey } from '../stats/versions';
 import { documentCsv, documentXlsx } from './document-exports';
 import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
 import { schoolNameOf } from './financial-routes';
@@ -112,7 +113,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
     const make = async (schoolId: string, query: unknown) => {
       const version = `${await dataVersionKey(db, schoolId, Date.now())}|${indiaDate(clock.now())}`;
-      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, Date.now(), async () => build(await contextFor(schoolId), query));
+      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), async () => build(await contextFor(schoolId), query));
     };
     app.get(
       `/api/reports/${s.kind}`,

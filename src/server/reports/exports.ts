@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import Papa from 'papaparse';
 import { monthLabel } from '../../domain/ledger';
 import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
+import { CSV_BOM, csvLine } from '../lib/csv';
 import { expenseRows, financialSummary, monthlyFeeRows, monthWindows, yearlyFeeRows, type Period } from './financial';
 
 /**
@@ -134,10 +134,6 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
   return out;
 }
 
-/** A typed description beginning with = + @ (or - not followed by a number) could run as a formula in a spreadsheet. */
-const FORMULA_START = /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/;
-const csvLine = (cells: Array<string | number>) => `${Papa.unparse([cells.map(String)], { escapeFormulae: FORMULA_START })}\r\n`;
-
 /** The same report as CSV: the summary, then each table under its own heading, with total rows. */
 export function financialCsv(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): PassThrough {
   const out = new PassThrough();
@@ -145,7 +141,7 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     const write = (cells: Array<string | number>) => out.write(csvLine(cells));
     const summary = await financialSummary(db, period);
     const income = (summary.monthlyIncome + summary.yearlyIncome) as Paise;
-    out.write('\uFEFF'); // so spreadsheet programs read the file as UTF-8
+    out.write(CSV_BOM);
     write([`${header.schoolName}: Financial Report`]);
     write(['Period', `${header.from} to ${header.to}`]);
     write(['Generated', header.generatedAt]);

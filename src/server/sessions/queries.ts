@@ -1,6 +1,6 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { aprilToMarchSession, normaliseAcademicYear } from '../../domain/sessions';
+import { aprilToMarchSession, normaliseAcademicYear, sessionOverlapMessage } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { academicSessions, studentEnrollments } from '../db/schema';
 import { conflict } from '../lib/errors';
@@ -85,7 +85,8 @@ export interface NewSession {
  * Creates a session inside the caller's transaction; an active one first deactivates the others
  * (exactly one active per school). Creating a session never moves a student: next year's session
  * and fee structures can be prepared in advance, and promotion is its own step (`startSession`).
- * So a session later than the running one cannot be made active here.
+ * So a session later than the running one cannot be made active here. Its dates may not overlap
+ * another session of the school (409 naming it), checked under the school's session lock.
  */
 export async function createSession(tx: Db, input: NewSession): Promise<SessionRow> {
   const name = canonicalSessionName(input.name);
@@ -96,6 +97,19 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     .where(and(eq(academicSessions.schoolId, input.schoolId), eq(academicSessions.name, name)))
     .limit(1);
   if (existing) throw conflict(duplicateSessionMessage(name));
+  const [overlapping] = await tx
+    .select({ name: academicSessions.name, startDate: academicSessions.startDate, endDate: academicSessions.endDate })
+    .from(academicSessions)
+    .where(
+      and(
+        eq(academicSessions.schoolId, input.schoolId),
+        lte(academicSessions.startDate, input.endDate),
+        gte(academicSessions.endDate, input.startDate),
+      ),
+    )
+    .orderBy(academicSessions.startDate)
+    .limit(1);
+  if (overlapping) throw conflict(sessionOverlapMessage(overlapping));
   const previous = await findActiveSession(tx, { schoolId: input.schoolId });
   if (input.isActive && previous && input.startDate > previous.startDate) throw conflict(startLaterMessage(name, previous.name));
   if (input.isActive) {

@@ -81,9 +81,10 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['academic sessions'],
         summary: 'Create an academic session of at least 12 months; an active one deactivates the others',
         description:
-          'Names in the form 2025-26 are stored as 2025-2026. Answers 201 with the session; 400 "Please fill in all required fields", ' +
+          'The name is an academic year: 2025-2026 (2025-26 is stored as 2025-2026), else 400 "Session name must be an academic year such as 2025-2026…". ' +
+          'Answers 201 with the session; 400 "Please fill in all required fields", ' +
           '"End date must be after start date.", "Academic session must be at least 12 months long. Current duration: N months. Please adjust the dates."; ' +
-          '409 when a session of that name exists.',
+          '409 when a session of that name exists, or when the dates overlap another session of the school ("These dates overlap the academic session 2026-2027 (2026-04-01 to 2027-03-31)…").',
         security,
         body: createSessionSchema,
         response: { 201: sessionDto, 400: errorDto, 402: errorDto, 409: errorDto },

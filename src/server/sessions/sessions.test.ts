@@ -77,6 +77,38 @@ describe('creating sessions', () => {
     expect(res.json().error).toBe('An academic session named "2027-2028" already exists.');
   });
 
+  it('a session name must be an academic year such as 2025-2026', async () => {
+    const message = 'Session name must be an academic year such as 2025-2026 (the second year one after the first)';
+    for (const sessionName of ['2025', 'Session A', '2025-2027', '2025-24', '2025-2026-2027', '2025 2026', 'x2025-2026']) {
+      const res = await school.api.post('/api/academic-sessions', { sessionName, startDate: '2031-04-01', endDate: '2032-03-31' });
+      expect(res.statusCode, sessionName).toBe(400);
+      expect(res.json().error, sessionName).toBe(message);
+    }
+    expect(((await school.api.get('/api/academic-sessions')).json() as Session[]).map((s) => s.sessionName)).toEqual(['2027-2028', '2026-2027']);
+  });
+
+  it('two sessions of one school may not overlap: 409 naming the other session', async () => {
+    const cases: Array<[string, string]> = [
+      ['2026-10-01', '2027-09-30'], // starts inside 2026-2027
+      ['2025-10-01', '2026-09-30'], // ends inside 2026-2027
+      ['2026-01-01', '2028-12-31'], // covers both
+      ['2027-03-31', '2028-03-30'], // one shared day
+    ];
+    for (const [startDate, endDate] of cases) {
+      // a free name: the dates are what is refused
+      const res = await school.api.post('/api/academic-sessions', { sessionName: '2040-2041', startDate, endDate });
+      expect(res.statusCode, `${startDate}..${endDate}`).toBe(409);
+      expect(res.json().error).toBe(
+        'These dates overlap the academic session 2026-2027 (2026-04-01 to 2027-03-31). Sessions of a school may not overlap; adjust the dates.',
+      );
+    }
+    const later = await school.api.post('/api/academic-sessions', { sessionName: '2041-2042', startDate: '2027-10-01', endDate: '2028-09-30' });
+    expect(later.json().error).toBe(
+      'These dates overlap the academic session 2027-2028 (2027-04-01 to 2028-03-31). Sessions of a school may not overlap; adjust the dates.',
+    );
+    expect(((await school.api.get('/api/academic-sessions')).json() as Session[]).map((s) => s.sessionName)).toEqual(['2027-2028', '2026-2027']);
+  });
+
   it('creating next year\'s session never moves anyone: it cannot be made active, it is started', async () => {
     const res = await school.api.post('/api/academic-sessions', { sessionName: '2028-2029', startDate: '2028-04-01', endDate: '2029-03-31', isActive: true });
     expect(res.statusCode).toBe(409);

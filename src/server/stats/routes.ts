@@ -8,7 +8,8 @@ import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { chartData, schoolStats, type ChartData, type SchoolStats } from './queries';
-import { dataVersionKey, FigureCache } from './versions';
+import { FigureCache } from '../lib/figure-cache';
+import { dataVersionKey } from './versions';
 
 const money = z.string().describe('rupees, "1500.00"');
 const tags = ['stats'];
@@ -89,7 +90,7 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
 
   const cacheKey = async (schoolId: string, today: string) => `${await dataVersionKey(db, schoolId, Date.now())}|${today}`;
   const stats = async (schoolId: string, today: string, now: Date) =>
-    statsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => withJson(toStatsDto(await schoolStats(db, { schoolId, today }), now)));
+    statsCache.get(schoolId, await cacheKey(schoolId, today), now.getTime(), async () => withJson(toStatsDto(await schoolStats(db, { schoolId, today }), now)));
 
   app.get(
     '/api/stats/school',
@@ -129,7 +130,7 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
       const today = indiaDate(now);
-      const { json } = await chartsCache.get(schoolId, await cacheKey(schoolId, today), Date.now(), async () => {
+      const { json } = await chartsCache.get(schoolId, await cacheKey(schoolId, today), now.getTime(), async () => {
         const [charts, figures] = await Promise.all([chartData(db, { schoolId, today }), stats(schoolId, today, now)]);
         return withJson(toChartsDto(charts, figures.dto));
       });

@@ -22,7 +22,7 @@ export const currentEpoch = () => epoch;
 /** This process's own count of changes per school: its writes invalidate its cache at once. */
 const localVersions = new Map<string, number>();
 /** The shared counter as last read, so a busy school costs one small query a second, not one per request. */
-const sharedVersions = new Map<string, { version: number; readAt: number }>();
+const sharedVersions = new Map<string, { version: Promise<number>; readAt: number }>();
 const SHARED_CHECK_MS = 1000;
 
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
@@ -63,13 +63,21 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
  * this process, within a second for writes made by another process on the same database.
  */
 export async function dataVersionKey(db: Db, schoolId: string, nowMs: number): Promise<string> {
+  // read before anything else, so a write made while the shared counter is read is not missed
+  const local = localVersions.get(schoolId) ?? 0;
+  const at = epoch;
   let shared = sharedVersions.get(schoolId);
   if (!shared || nowMs - shared.readAt >= SHARED_CHECK_MS) {
-    shared = { version: await schoolVersion(db, schoolId), readAt: nowMs };
-    sharedVersions.set(schoolId, shared);
+    // one read of the shared counter at a time: concurrent requests await the same one
+    const read = { version: schoolVersion(db, schoolId), readAt: nowMs };
+    sharedVersions.set(schoolId, read);
+    read.version.catch(() => {
+      if (sharedVersions.get(schoolId) === read) sharedVersions.delete(schoolId);
+    });
     if (sharedVersions.size > 5000) sharedVersions.delete(sharedVersions.keys().next().value!);
+    shared = read;
   }
-  return `${localVersions.get(schoolId) ?? 0}.${shared.version}.${epoch}`;
+  return `${local}.${await shared.version}.${at}`;
 }
 
 /** Requests whose change was already marked before their answer went out (and not streamed). */
@@ -89,65 +97,4 @@ export function registerDataVersions(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     if (isWrite(request, reply.statusCode) && !marked.has(request)) await bump(app, request);
   });
-}
-
-/**
- * A small per-process cache of computed figures, keyed by school and a validity key (data version,
- * India date). Concurrent requests for the same missing entry share one computation.
- *
- * Figures that take long to compute (a school of tens of thousands of students: seconds) are not
- * made to wait for after every save: while the new figures are computed, the previous ones (at most
- * `maxAgeMs` old) are served, so the cards trail a save by the computation time there. Figures
- * that compute quickly are always recomputed first, so they agree with the ledger at once.
- */
-export class FigureCache<T> {
-  private entries = new Map<string, { key: string; at: number; value: Promise<T>; tookMs: number; settled: boolean }>();
-  private refreshing = new Map<string, Promise<T>>();
-  constructor(
-    private readonly maxAgeMs = 60_000,
-    private readonly maxEntries = 500,
-    private readonly slowMs = 1_000,
-  ) {}
-
-  get(schoolId: string, key: string, now: number, compute: () => Promise<T>): Promise<T> {
-    const hit = this.entries.get(schoolId);
-    const fresh = hit !== undefined && now - hit.at < this.maxAgeMs;
-    if (hit && fresh && hit.key === key) return hit.value;
-    if (hit && fresh && hit.settled && hit.tookMs >= this.slowMs) {
-      if (!this.refreshing.has(schoolId)) {
-        const next = this.start(schoolId, key, now, compute);
-        this.refreshing.set(schoolId, next);
-        void next.then(
-          () => this.refreshing.delete(schoolId),
-          () => this.refreshing.delete(schoolId),
-        );
-      }
-      return hit.value;
-    }
-    return this.start(schoolId, key, now, compute);
-  }
-
-  private start(schoolId: string, key: string, now: number, compute: () => Promise<T>): Promise<T> {
-    const began = performance.now();
-    const value = compute();
-    const entry = { key, at: now, value, tookMs: 0, settled: false };
-    const previous = this.entries.get(schoolId);
-    // a slow school keeps serving its previous figures until these are ready
-    if (!previous || !previous.settled || previous.tookMs < this.slowMs || previous.key === key) this.entries.set(schoolId, entry);
-    value.then(
-      () => {
-        entry.tookMs = performance.now() - began;
-        entry.settled = true;
-        this.entries.set(schoolId, entry);
-      },
-      () => {
-        if (this.entries.get(schoolId) === entry) this.entries.delete(schoolId);
-      },
-    );
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    return value;
-  }
 }

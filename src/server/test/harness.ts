@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app';
@@ -60,6 +60,7 @@ export async function createTestApp(
     smtpTimeouts?: SmtpTimeouts;
     /** an app on this database instead of a fresh copy */
     database?: Database;
+    logger?: FastifyServerOptions['logger'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
@@ -81,6 +82,7 @@ export async function createTestApp(
     clock,
     mailer: createSmtpMailer(smtp.url, config.mailFrom, options.smtpTimeouts ?? DEFAULT_SMTP_TIMEOUTS),
     ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
+    logger: options.logger,
   });
   await app.ready();
   return {

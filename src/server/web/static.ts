@@ -38,9 +38,12 @@ export async function buildWeb(log: (line: string) => void = console.log): Promi
   log('Web app built.');
 }
 
+/** Source maps would hand out the app's source: the build writes them without a reference (vite.config.ts) and they are never served. */
+const isServable = (pathName: string) => !pathName.toLowerCase().endsWith('.map');
+
 /** Serves the built app; every other non-API GET gets index.html so client routes work on reload. */
 export async function serveWeb(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyStatic, { root: webDist(), prefix: '/', wildcard: false, index: ['index.html'] });
+  await app.register(fastifyStatic, { root: webDist(), prefix: '/', wildcard: false, index: ['index.html'], allowedPath: isServable });
 }
 
 export function spaNotFound(request: FastifyRequest, reply: FastifyReply) {

@@ -56,6 +56,8 @@ export interface YearlyEntry {
   miscFee: string | null;
   miscDate: string | null;
   lockedFees: YearlyHead[];
+  /** heads with part of their due received: the rest is collected on the same card */
+  partialFees: Array<{ head: YearlyHead; received: string; due: string; remaining: string }>;
   submittedAt: string | null;
   clientId: string | null;
   version: number;

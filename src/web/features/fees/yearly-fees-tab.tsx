@@ -25,6 +25,7 @@ import { StudentPicker } from './student-picker';
 import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
 import { StructureMissingAlert } from './structure-missing-alert';
 import { useErrorToast } from './use-error-toast';
+import { yearlyTexts } from './messages';
 import { useFeeSelection } from './use-fee-selection';
 
 /** The five fee cards (operations §2): Yearly (admission), Exam, Books, Uniform, Misc. */
@@ -87,6 +88,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
 
   const data = entry.data;
   const locked = new Set(data?.lockedFees ?? []);
+  const partial = new Map((data?.partialFees ?? []).map((p) => [p.head, p]));
   const ownSession = student.sessionId === session.id;
   const structureMissing = ownSession && data !== undefined && data.structure === null;
   const readOnly = !ownSession || structureMissing || save.isPending;
@@ -101,6 +103,12 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   const enteringTotal = entering.reduce((s, { head }) => s + (parseRupees(draft[head]!.amount) ?? 0), 0);
   const expectedTotal = CARDS.reduce((s, c) => s + (parseRupees(data?.structure?.[c.expected] ?? '') ?? 0), 0);
   const paidTotal = CARDS.reduce((s, { head }) => s + (data ? (parseRupees(savedAmount(data, head) ?? '') ?? 0) : 0), 0);
+  // a part-paid head shows what is received; what is typed on it is collected now, up to what is left
+  for (const { head } of CARDS) {
+    const open = partial.get(head);
+    const typed = parseRupees(draft[head]?.amount ?? '') ?? 0;
+    if (open && !problems[head] && typed > (parseRupees(open.remaining) ?? 0)) problems[head] = yearlyTexts.moreThanLeft(rupees(open.remaining));
+  }
 
   const setAmount = (head: YearlyHead, amount: string) =>
     setDraft((d) => ({ ...d, [head]: { amount, date: amount.trim() ? d[head]?.date || today : '' } }));
@@ -185,6 +193,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
       <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
         {CARDS.map(({ head, title, expected }) => {
           const isLocked = locked.has(head);
+          const part = partial.get(head);
           const expectedAmount = loaded.structure?.[expected] ?? null;
           const applicable = (parseRupees(expectedAmount ?? '') ?? 0) > 0;
           const amount = isLocked ? (savedAmount(loaded, head) ?? '') : (draft[head]?.amount ?? '');
@@ -204,12 +213,15 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
                 <div className="grid gap-1">
                   <CardTitle className="text-base">{title}</CardTitle>
                   <p className="text-xs text-muted-foreground">{applicable ? `Expected ${rupees(expectedAmount)}` : 'Not in the class fee structure'}</p>
+                  {part ? <p className="text-xs text-muted-foreground">{yearlyTexts.stillDue(rupees(part.remaining))}</p> : null}
                 </div>
                 {isLocked ? (
                   <Badge variant="success">
                     <LockIcon className="size-3" />
                     Paid
                   </Badge>
+                ) : part ? (
+                  <Badge variant="warning">{yearlyTexts.partial(rupees(part.received), rupees(part.due))}</Badge>
                 ) : applicable ? (
                   <Badge variant="warning">Pending</Badge>
                 ) : null}
@@ -223,7 +235,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
                     step={0.01}
                     inputMode="decimal"
                     aria-label={`${HEAD_LABELS[head]} amount`}
-                    placeholder={expectedAmount ?? '0.00'}
+                    placeholder={part ? part.remaining : (expectedAmount ?? '0.00')}
                     value={amount}
                     disabled={readOnly && !isLocked}
                     aria-invalid={problems[head] ? true : undefined}
@@ -275,7 +287,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
               <span className="tabular-nums">{formatINR(paise(expectedTotal))}</span>
             </p>
             <p className="flex justify-between">
-              <span className="text-muted-foreground">Paid ({locked.size}/5)</span>
+              <span className="text-muted-foreground">{yearlyTexts.paidCount(locked.size, partial.size)}</span>
               <span className="tabular-nums">{formatINR(paise(paidTotal))}</span>
             </p>
             <p className="flex justify-between font-medium">

@@ -3,7 +3,7 @@ import { PlusIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { createSessionSchema, indiaDate } from '@/domain/sessions';
+import { createSessionSchema, indiaDate, SESSION_NAME_MESSAGE, SESSION_OVERLAP_START } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -18,10 +18,12 @@ import { sessionTexts } from './texts';
 
 
 /** The toast title of operations §5 for each session rule. */
-function titleFor(message: string): string {
+function titleFor(message: string, otherwise = 'Validation Error'): string {
   if (message.startsWith('Academic session must be at least 12 months')) return 'Invalid Session Duration';
   if (message === 'End date must be after start date.') return 'Invalid Date Range';
-  return 'Validation Error';
+  if (message === SESSION_NAME_MESSAGE) return 'Invalid Session Name';
+  if (message.startsWith(SESSION_OVERLAP_START)) return 'Overlapping Session';
+  return otherwise;
 }
 
 function firstMessage(errors: FieldErrors<SessionFormValues>): string | null {
@@ -55,7 +57,7 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
         form.reset(suggestedSession(created.isActive ? created : active, indiaDate(new Date())));
       } catch (error) {
         const text = serverMessage(error) ?? 'Failed to create session';
-        toast.error({ title: error instanceof ApiError && error.status === 400 ? titleFor(text) : 'Error', description: text });
+        toast.error({ title: error instanceof ApiError && error.status === 400 ? titleFor(text) : titleFor(text, 'Error'), description: text });
       }
     },
     (errors) => {

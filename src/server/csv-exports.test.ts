@@ -1,0 +1,68 @@
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUpSchool, type TestContext } from './test/harness';
+
+/**
+ * Issue "Trust before launch", item 16: /api/passouts/balance-report.csv wrote names and reasons
+ * raw, so `=HYPERLINK(…)` became a live formula in the accountant's spreadsheet. Every CSV route of
+ * the API reference is downloaded for a school whose name, student and discharge reason are
+ * formulas; no cell of any of them may start the way a formula does.
+ */
+
+const FORMULA = '=HYPERLINK("http://x","y")';
+/** the school's name heads every report; a link in it would confuse the test's reading of the confirmation mail */
+const SCHOOL = '=CONCAT("Green","Valley")';
+const RUNS_AS_FORMULA = /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/;
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx.close());
+
+describe('CSV downloads', () => {
+  it('a student named =HYPERLINK(…) comes out neutralised in every CSV route', async () => {
+    const school = await signUpSchool(ctx, { schoolName: SCHOOL });
+    const add = await school.api.post('/api/students', { name: FORMULA, class: 'Class 10', section: 'A', fatherName: '@SUM(1+1)', mobileNumber: '9876543210', monthlyBusFee: '0.00' });
+    expect(add.statusCode).toBe(201);
+    const discharge = await school.api.post(`/api/students/${add.json().id}/discharge`, { reason: '+cmd|" /C calc"!A0' });
+    expect(discharge.statusCode).toBe(200);
+
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const csvRoutes = Object.entries(doc.paths)
+      .filter(([path, methods]) => path.endsWith('.csv') && 'get' in methods)
+      .map(([path]) => path);
+    expect(csvRoutes).toEqual(expect.arrayContaining(['/api/passouts/balance-report.csv', '/api/reports/financial.csv', '/api/reports/pending-fees.csv']));
+
+    const unsafe: string[] = [];
+    for (const path of csvRoutes) {
+      const res = await school.api.get(path === '/api/reports/financial.csv' ? `${path}?fromDate=2026-04-01&toDate=2026-04-30` : path);
+      expect(res.statusCode, path).toBe(200);
+      const carried = path.startsWith('/api/passouts/') ? FORMULA : SCHOOL;
+      expect(res.body, path).toContain(`'${carried.replace(/"/g, '""')}`);
+      const cells = Papa.parse<string[]>(res.body.replace(/^\uFEFF/, '')).data.flat();
+      for (const cell of cells) if (RUNS_AS_FORMULA.test(cell)) unsafe.push(`${path}: ${cell}`);
+    }
+    expect(unsafe).toEqual([]);
+
+    const passouts = await school.api.get('/api/passouts/balance-report.csv');
+    const row = Papa.parse<string[]>(passouts.body.replace(/^\uFEFF/, '')).data[1]!;
+    expect(row[1]).toBe(`'${FORMULA}`);
+    expect(row.at(-1)).toBe(`'+cmd|" /C calc"!A0`);
+  });
+
+  it('Excel downloads keep a text that looks like a formula as text (exceljs writes strings as strings)', async () => {
+    const school = await signUpSchool(ctx, { schoolName: SCHOOL });
+    for (const path of ['/api/reports/class-wise.xlsx', '/api/reports/financial.xlsx?fromDate=2026-04-01&toDate=2026-04-30']) {
+      const res = await school.api.get(path);
+      expect(res.statusCode, path).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const cell = book.worksheets[0]!.getCell('A1');
+      expect(cell.type, path).toBe(ExcelJS.ValueType.String);
+      expect(cell.formula, path).toBeUndefined();
+      expect(String(cell.value), path).toMatch(/^=CONCAT\("Green","Valley"\): /);
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import viteConfig from '../../vite.config';
+import { buildApp } from './app';
+import { MovableClock } from './clock';
+import { BODY_TOO_LARGE } from './lib/errors';
+import { createSmtpMailer } from './mail/mailer';
+import { createTestApp, signUpSchool, type TestContext } from './test/harness';
+
+/** Issue "Trust before launch", item 18: the edges of every request and answer. */
+
+let ctx: TestContext;
+let school: Awaited<ReturnType<typeof signUpSchool>>;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  school = await signUpSchool(ctx);
+});
+afterAll(() => ctx.close());
+
+describe('request bodies', () => {
+  it('a body over 1 MB answers 413 with a clear message, except on the bulk student import', async () => {
+    const big = { date: '2026-04-10', description: 'x'.repeat(1024 * 1024 + 10), category: 'Other', amount: '10.00' };
+    const res = await school.api.post('/api/expenses', big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: BODY_TOO_LARGE });
+    expect(BODY_TOO_LARGE).toBe('The request is larger than 1 MB. Send less at a time.');
+
+    // two megabytes of CSV text reach the import's own checks instead
+    const csv = `name,class\n${'Asha,Class 1\n'.repeat(170_000)}`;
+    expect(csv.length).toBeGreaterThan(2 * 1024 * 1024);
+    const bulk = await school.api.post('/api/students/bulk-progress', { csv });
+    expect(bulk.statusCode).not.toBe(413);
+  });
+});
+
+describe('answers of the API', () => {
+  it('every authenticated answer says Cache-Control: no-store, and so does the sign-in that hands out a token', async () => {
+    for (const url of ['/api/students', '/api/academic-sessions', '/api/stats/school', '/api/auth/me']) {
+      const res = await school.api.get(url);
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: school.email, password: school.password } });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['cache-control']).toBe('no-store');
+    const denied = await ctx.app.inject({ method: 'GET', url: '/api/students' });
+    expect(denied.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('source maps', () => {
+  it('the production build does not reference its source maps, and the server never serves *.map', async () => {
+    expect(viteConfig.build?.sourcemap).toBe('hidden');
+
+    const dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(path.join(dist, 'assets', 'app.js.map'), '{"version":3,"sources":["src/web/secret.ts"]}');
+    const previous = process.env.WEB_DIST;
+    process.env.WEB_DIST = dist;
+    try {
+      const app = await buildApp({
+        db: ctx.database.db,
+        dbKind: ctx.database.kind,
+        config: { ...ctx.config, nodeEnv: 'production' },
+        clock: new MovableClock(),
+        mailer: createSmtpMailer(ctx.smtp.url, ctx.config.mailFrom),
+        web: true,
+      });
+      await app.ready();
+      expect((await app.inject({ method: 'GET', url: '/assets/app.js' })).statusCode).toBe(200);
+      const map = await app.inject({ method: 'GET', url: '/assets/app.js.map' });
+      expect(map.statusCode).toBe(404);
+      expect(map.body).not.toContain('secret.ts');
+      await app.close();
+    } finally {
+      if (previous === undefined) delete process.env.WEB_DIST;
+      else process.env.WEB_DIST = previous;
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
