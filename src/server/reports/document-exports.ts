@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
+import { formatIndiaDateTime } from '../../domain/reports';
 
 /**
  * A report document as an Excel workbook (a Summary sheet, then a sheet per table with its total
@@ -34,7 +35,7 @@ export async function documentXlsx(doc: ReportDocument): Promise<Buffer> {
   summary.columns = [{ width: 40 }, { width: 24 }];
   summary.addRow([`${doc.schoolName}: ${doc.title}`]).font = { bold: true, size: 14 };
   summary.addRow([doc.subtitle]);
-  summary.addRow(['Generated', doc.generatedAt]);
+  summary.addRow(['Generated', formatIndiaDateTime(doc.generatedAt)]);
   summary.addRow([]);
   for (const s of doc.summary) {
     const row = summary.addRow([s.label, cellValue(s.kind, s.value)]);
@@ -59,7 +60,7 @@ function addTableSheet(workbook: ExcelJS.Workbook, table: ReportTable, name: str
 const line = (cells: Array<string | number>) => Papa.unparse([cells.map(String)], { escapeFormulae: FORMULA_START });
 
 export function documentCsv(doc: ReportDocument): string {
-  const out: string[] = [line([`${doc.schoolName}: ${doc.title}`]), line([doc.subtitle]), line(['Generated', doc.generatedAt]), ''];
+  const out: string[] = [line([`${doc.schoolName}: ${doc.title}`]), line([doc.subtitle]), line(['Generated', formatIndiaDateTime(doc.generatedAt)]), ''];
   for (const s of doc.summary) out.push(line([s.label, s.value]));
   for (const table of doc.tables) {
     out.push('', line([table.title]), line(table.columns.map((c) => c.label)));

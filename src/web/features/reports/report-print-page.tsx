@@ -8,7 +8,7 @@ import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { FullPageSpinner } from '@/web/components/ui/spinner';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { formatLongDate, rupees } from '@/web/lib/format';
+import { formatGeneratedAt, formatLongDate, rupees } from '@/web/lib/format';
 import { downloadFile, financialPath, financialReportQuery, reportPath, reportQuery, type FinancialReport } from './api';
 import { PrintFooter, PrintHeader, PrintTable, SummaryGrid } from './print-parts';
 
@@ -114,7 +114,7 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
           ) : null
         }
       />
-      <PrintHeader schoolName={doc.schoolName} title={doc.title} lines={[doc.subtitle, `Generated on ${formatLongDate(doc.generatedAt)}`]} />
+      <PrintHeader schoolName={doc.schoolName} title={doc.title} lines={[doc.subtitle, `Generated on ${formatGeneratedAt(doc.generatedAt)}`]} />
       <SummaryGrid items={doc.summary.map((s) => ({ label: s.label, value: s.kind === 'money' ? rupees(String(s.value)) : String(s.value), tone: s.tone }))} />
       {doc.tables.map((t) => (
         <PrintTable
@@ -170,7 +170,7 @@ function FinancialPrint({ fromDate, toDate, autoPrint }: { fromDate: string; toD
       <PrintHeader
         schoolName={r.schoolName}
         title="Financial Report"
-        lines={[`Period: ${formatLongDate(r.fromDate)} to ${formatLongDate(r.toDate)}`, `Generated on ${formatLongDate(r.generatedAt)}`]}
+        lines={[`Period: ${formatLongDate(r.fromDate)} to ${formatLongDate(r.toDate)}`, `Generated on ${formatGeneratedAt(r.generatedAt)}`]}
       />
       <SummaryGrid
         items={[
