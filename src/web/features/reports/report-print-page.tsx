@@ -102,6 +102,8 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
   const name = `${kind}-report`;
   return (
     <main className={page}>
+      {/* A4 with narrow margins: 64 defaulters fit on two pages (issue item 11) */}
+      <style>{'@page { size: A4; margin: 10mm 8mm; }'}</style>
       <Toolbar
         onExcel={() => downloadFile(reportPath(kind, query, '.xlsx'), `${name}.xlsx`)}
         onCsv={() => downloadFile(reportPath(kind, query, '.csv'), `${name}.csv`)}
@@ -124,6 +126,7 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
           rows={t.rows.map((r) => Object.fromEntries(t.columns.map((c) => [c.key, show(c.kind, r[c.key])])))}
           totals={t.totals ? Object.fromEntries(t.columns.map((c) => [c.key, show(c.kind, t.totals![c.key])])) : null}
           empty={t.empty}
+          dense
         />
       ))}
       <PrintFooter />
@@ -176,6 +179,8 @@ function FinancialPrint({ fromDate, toDate, autoPrint }: { fromDate: string; toD
         items={[
           { label: 'Monthly Income', value: rupees(r.summary.totalMonthlyIncome) },
           { label: 'Yearly Income', value: rupees(r.summary.totalYearlyIncome) },
+          { label: 'Other Fees', value: rupees(r.summary.totalOtherIncome) },
+          { label: 'Arrears Collected', value: rupees(r.summary.totalArrearsCollected) },
           { label: 'Total Expenses', value: rupees(r.summary.totalExpenses) },
           { label: 'Net Profit', value: rupees(net), tone: net.startsWith('-') ? 'bad' : 'good' },
         ]}
