@@ -99,7 +99,8 @@ export function PrintTable({
             )}
           </tbody>
           {totals && rows.length > 0 ? (
-            <tfoot>
+            // the total once, after the last row (a repeated footer would look like a page total)
+            <tfoot className="print:table-row-group">
               <tr className="font-semibold">
                 {columns.map((c) => (
                   <td key={c.key} className={cn('border bg-muted/60 px-2 py-1 print:bg-gray-50', cell, c.numeric && 'text-right tabular-nums whitespace-nowrap')}>

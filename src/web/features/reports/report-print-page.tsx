@@ -103,7 +103,7 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
   return (
     <main className={page}>
       {/* A4 with narrow margins: 64 defaulters fit on two pages (issue item 11) */}
-      <style>{'@page { size: A4; margin: 10mm 8mm; }'}</style>
+      <style>{'@page { size: A4; margin: 10mm 8mm; } @media print { html, body { background: white; } }'}</style>
       <Toolbar
         onExcel={() => downloadFile(reportPath(kind, query, '.xlsx'), `${name}.xlsx`)}
         onCsv={() => downloadFile(reportPath(kind, query, '.csv'), `${name}.csv`)}
