@@ -11,7 +11,7 @@ export async function registerConfirmedSchool(
 ) {
   counter += 1;
   const email = `admin${counter}-${Date.now().toString(36)}@school.test`;
-  const password = overrides.password ?? 'Secret123';
+  const password = overrides.password ?? 'Secret-Ledger-24';
   const schoolName = overrides.schoolName ?? `Chinar Valley School ${counter}`;
   const reg = await e2e.app.inject({
     method: 'POST',

@@ -122,6 +122,32 @@ describe.skipIf(skipReason())('reports', () => {
     await popup.close();
   });
 
+  it('prints the pending fees of 64 students, one line each with the months as ranges, on 2–3 A4 pages', async () => {
+    const big = await feeSchool(e2e, 'Dal Lake Higher Secondary School');
+    await classStructure(big, 'Class 5');
+    const first = ['Aaradhya', 'Vivaan', 'Mahira', 'Shaurya', 'Ananya', 'Reyansh', 'Harleen', 'Siddharth'];
+    const last = ['Chatterjee', 'Kulkarni', 'Mukherjee', 'Venkataraman', 'Qureshi', 'Bhattacharya', 'Sandhu', 'Rathore'];
+    for (let i = 0; i < 64; i++) {
+      await addStudent(big, { name: `${first[i % 8]} ${last[Math.floor(i / 8)]}`, class: 'Class 5', section: ['A', 'B'][i % 2]!, monthlyBusFee: i % 3 === 0 ? '0' : '600' });
+    }
+    const page = await e2e.newPage();
+    await openDashboard(page, big.token, 'reports');
+    await page.goto('/school/reports/print?report=pending-fees');
+    await soon(() => page.locator('tbody tr').count()).toBe(64);
+    const months = dueMonths(big);
+    const first3 = big.months[0]!.month.slice(0, 3);
+    const cell = await page.locator('tbody tr').first().locator('td').nth(5).innerText();
+    expect(cell).toMatch(months === 1 ? new RegExp(`^${first3} \\d{4} \\(1\\)$`) : new RegExp(`^${first3}(–| \\d{4}–)\\w{3} \\d{4} \\(${months}\\)$`));
+    await page.emulateMedia({ media: 'print' });
+    // one line per student on paper: every row as tall as the shortest
+    const heights = await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+    expect(Math.max(...heights)).toBeLessThan(Math.min(...heights) * 1.2);
+    const pdf = (await page.pdf({ format: 'A4', printBackground: true })).toString('latin1');
+    const pages = pdf.match(/\/Type\s*\/Page(?!s)/g)?.length ?? 0;
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(pages).toBeLessThanOrEqual(3);
+  });
+
   it('shows the stat cards with last month’s name on the Students tab', async () => {
     const page = await e2e.newPage();
     await openDashboard(page, school.token, 'students');

@@ -10,7 +10,7 @@ describe.skipIf(skipReason())('account settings', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
-    school = await registerConfirmedSchool(e2e, { schoolName: 'Dal Lake Academy', password: 'Secret123' });
+    school = await registerConfirmedSchool(e2e, { schoolName: 'Dal Lake Academy', password: 'Secret-Ledger-24' });
     page = await e2e.newPage();
     await signInAtLogin(page, school.email, school.password);
     await page.waitForURL('**/school/dashboard**');
@@ -51,62 +51,75 @@ describe.skipIf(skipReason())('account settings', () => {
     expect(await reloaded.getByLabel('Phone number').inputValue()).toBe('94190 12345');
   });
 
-  it('changes the password with a live strength meter; only the new one signs in afterwards', async () => {
+  it('changes the password with a live strength hint; only the new one signs in afterwards', async () => {
     const form = page.getByRole('form', { name: 'Change Password' });
     expect(await form.getByText('Password strength').count()).toBe(0);
-    await form.getByLabel('New password', { exact: true }).fill('abc');
+    await form.getByLabel('New password', { exact: true }).fill('Abc12345');
     await poll(() => form.getByText('Weak').isVisible()).toBe(true);
-    await form.getByLabel('New password', { exact: true }).fill('Secret12');
-    await poll(() => form.getByText('Medium').isVisible()).toBe(false);
-    await poll(() => form.getByText('Strong').isVisible()).toBe(true);
+    expect(await form.getByText('Use at least 10 characters.').isVisible()).toBe(true);
+    await form.getByLabel('New password', { exact: true }).fill('qwertyuiop');
+    await poll(() => form.getByText('This is one of the most commonly used passwords: choose another.').isVisible()).toBe(true);
+    await form.getByLabel('New password', { exact: true }).fill('Chinar-2026!');
+    await poll(() => form.getByText('Strong', { exact: true }).isVisible()).toBe(true);
 
-    await form.getByLabel('Current password').fill('Secret123');
-    await form.getByLabel('Confirm new password').fill('Secret13');
+    await form.getByLabel('Current password').fill('Secret-Ledger-24');
+    await form.getByLabel('Confirm new password').fill('Chinar-2027!');
     await form.getByRole('button', { name: 'Update Password' }).click();
     await poll(() => form.getByText('Passwords do not match').isVisible()).toBe(true);
 
     await form.getByLabel('Current password').fill('NotMyPassword1');
-    await form.getByLabel('Confirm new password').fill('Secret12');
+    await form.getByLabel('Confirm new password').fill('Chinar-2026!');
     await form.getByRole('button', { name: 'Update Password' }).click();
     await poll(() => form.getByText('Current password is incorrect').isVisible()).toBe(true);
     await poll(() => page.getByText('Password Change Failed').isVisible()).toBe(true);
 
-    await form.getByLabel('Current password').fill('Secret123');
+    await form.getByLabel('Current password').fill('Secret-Ledger-24');
     await form.getByRole('button', { name: 'Update Password' }).click();
     await poll(() => page.getByText('Password Updated Successfully').isVisible()).toBe(true);
     expect(await form.getByLabel('Current password').inputValue()).toBe('');
     expect(await form.getByLabel('New password', { exact: true }).inputValue()).toBe('');
 
     const other = await e2e.newPage({ mobile: true });
-    await signInAtLogin(other, school.email, 'Secret123');
+    await signInAtLogin(other, school.email, 'Secret-Ledger-24');
     await poll(() => other.getByText('Invalid email or password').isVisible()).toBe(true);
-    await signInAtLogin(other, school.email, 'Secret12');
+    await signInAtLogin(other, school.email, 'Chinar-2026!');
     await other.waitForURL('**/school/dashboard**');
   });
 
-  it('changes the sign-in email; the new address signs in', async () => {
+  it('changes the sign-in email only once the link mailed to the new address is opened', async () => {
     const form = page.getByRole('form', { name: 'Change Email Address' });
     await form.getByLabel('New email address').fill(school.email);
-    await form.getByLabel('Current password').fill('Secret12');
+    await form.getByLabel('Current password').fill('Chinar-2026!');
     await form.getByRole('button', { name: 'Update Email' }).click();
     await poll(() => form.getByText('New email must be different from current email').isVisible()).toBe(true);
 
     const newEmail = `bursar-${Date.now().toString(36)}@dallake.test`;
     await form.getByLabel('New email address').fill(newEmail);
-    await form.getByLabel('Current password').fill('Secret123');
+    await form.getByLabel('Current password').fill('Secret-Ledger-24');
     await form.getByRole('button', { name: 'Update Email' }).click();
     await poll(() => form.getByText('Password is incorrect').isVisible()).toBe(true);
 
-    await form.getByLabel('Current password').fill('Secret12');
+    await form.getByLabel('Current password').fill('Chinar-2026!');
     await form.getByRole('button', { name: 'Update Email' }).click();
-    await poll(() => page.getByText('Email Updated Successfully').isVisible()).toBe(true);
-    await poll(() => page.getByTestId('overview-email').textContent()).toBe(newEmail);
-    // operations §4: the new address stays in the form, the password is cleared
+    await poll(() => page.getByText('Confirmation Email Sent').isVisible()).toBe(true);
+    await poll(() => form.page().getByText('Check your new inbox').isVisible()).toBe(true);
+    expect(await page.getByText(`We have sent a confirmation link to ${newEmail}.`, { exact: false }).first().isVisible()).toBe(true);
+    // nothing changed yet; operations §4: the new address stays in the form, the password is cleared
+    expect(await page.getByTestId('overview-email').textContent()).toBe(school.email);
     expect(await form.getByLabel('New email address').inputValue()).toBe(newEmail);
     expect(await form.getByLabel('Current password').inputValue()).toBe('');
+    await e2e.smtp.waitFor(school.email, /about to change/);
 
+    const mail = await e2e.smtp.waitFor(newEmail, /Confirm your new/);
+    const inbox = await e2e.newPage();
+    await inbox.goto(mail.links[0]!);
+    await poll(() => inbox.getByRole('heading', { name: 'Email Changed' }).isVisible()).toBe(true);
+    expect(await inbox.getByText(newEmail).isVisible()).toBe(true);
+
+    await page.reload();
+    await poll(() => page.getByTestId('overview-email').textContent()).toBe(newEmail);
     const other = await e2e.newPage();
-    await signInAtLogin(other, newEmail, 'Secret12');
+    await signInAtLogin(other, newEmail, 'Chinar-2026!');
     await other.waitForURL('**/school/dashboard**');
   });
 });

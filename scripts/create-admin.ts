@@ -1,5 +1,6 @@
 /** npm run create-admin -- --email E --password P: creates or resets the master administrator. */
 import { parseArgs } from 'node:util';
+import { newPasswordSchema } from '../src/domain/auth';
 import { ensureMasterAdmin } from '../src/server/auth/master-admin';
 import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
@@ -9,8 +10,14 @@ import { seedPlans } from '../src/server/plans/queries';
 import { exitOnKnownError } from './cli';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
-if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email) || !values.password || values.password.length < 8) {
-  console.error('Usage: npm run create-admin -- --email admin@example.com --password "at least 8 characters"');
+if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email) || !values.password) {
+  console.error('Usage: npm run create-admin -- --email admin@example.com --password "at least 10 characters, not a common one"');
+  process.exit(2);
+}
+// the same policy as registration, reset and change
+const policy = newPasswordSchema.safeParse(values.password);
+if (!policy.success) {
+  console.error(policy.error.issues[0]?.message);
   process.exit(2);
 }
 const config = loadConfig();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionProgress, dateRangeSchema, monthBounds, monthKeyLabel, previousMonthKey, withinYears } from './reports';
+import { collectionProgress, dateRangeSchema, formatIndiaDateTime, monthBounds, monthKeyLabel, monthRangesText, previousMonthKey, withinYears } from './reports';
 
 describe('the financial report period', () => {
   const message = (q: Record<string, string | undefined>) => dateRangeSchema.safeParse(q).error?.issues[0]?.message;
@@ -37,5 +37,30 @@ describe('collection progress', () => {
     expect(collectionProgress(900000, 600000)).toEqual({ percent: 150, bar: 100 });
     expect(collectionProgress(100, 0)).toEqual({ percent: 0, bar: 0 });
     expect(collectionProgress(599999, 600000)).toEqual({ percent: 99, bar: 99 });
+  });
+});
+
+describe('months due written as ranges (the pending-fees list on paper)', () => {
+  const months = (from: number, to: number, year = 2026) => Array.from({ length: to - from + 1 }, (_, k) => `${year}-${String(from + k).padStart(2, '0')}`);
+  it('writes a run of months as one range with its count', () => {
+    expect(monthRangesText(months(4, 11))).toBe('Apr–Nov 2026 (8)');
+    expect(monthRangesText(['2026-11'])).toBe('Nov 2026 (1)');
+    expect(monthRangesText([])).toBe('');
+  });
+  it('writes months with gaps as ranges and single months, the year once', () => {
+    expect(monthRangesText([...months(4, 6), '2026-09'])).toBe('Apr–Jun, Sep 2026 (4)');
+    expect(monthRangesText(['2026-09', '2026-04', '2026-05', '2026-05'])).toBe('Apr–May, Sep 2026 (3)');
+  });
+  it('names both years when the months cross into the next year', () => {
+    expect(monthRangesText([...months(11, 12), ...months(1, 2, 2027)])).toBe('Nov 2026–Feb 2027 (4)');
+    expect(monthRangesText([...months(4, 5), ...months(1, 1, 2027), '2027-03'])).toBe('Apr–May 2026, Jan, Mar 2027 (4)');
+  });
+});
+
+describe('when a report was made, in India time', () => {
+  it('formats an instant as en-IN in Asia/Kolkata, never UTC', () => {
+    expect(formatIndiaDateTime('2026-11-22T14:45:00.000Z')).toBe('22 Nov 2026, 8:15 pm');
+    // 8:00 pm UTC is already the next morning in India
+    expect(formatIndiaDateTime(new Date('2026-11-22T20:00:00.000Z'))).toBe('23 Nov 2026, 1:30 am');
   });
 });

@@ -116,3 +116,42 @@ export const dayQuerySchema = z.object({
       return text;
     }),
 });
+
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+const monthOrdinal = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
+
+/**
+ * Months due as a person writes them on paper (issue item 11): runs of consecutive months as
+ * ranges, the year after the last month of each year, the count at the end.
+ * `2026-04 … 2026-11` → "Apr–Nov 2026 (8)"; Apr, May, Jun, Sep 2026 → "Apr–Jun, Sep 2026 (4)";
+ * Nov 2026 to Feb 2027 → "Nov 2026–Feb 2027 (4)". Unsorted or repeated keys are fine; none is "".
+ */
+export function monthRangesText(keys: readonly string[]): string {
+  const ordinals = [...new Set(keys.filter((k) => /^\d{4}-(0[1-9]|1[0-2])$/.test(k)).map(monthOrdinal))].sort((a, b) => a - b);
+  if (ordinals.length === 0) return '';
+  const runs: Array<[number, number]> = [];
+  for (const o of ordinals) {
+    const last = runs[runs.length - 1];
+    if (last && o === last[1] + 1) last[1] = o;
+    else runs.push([o, o]);
+  }
+  const year = (o: number) => Math.floor(o / 12);
+  const name = (o: number) => SHORT_MONTHS[o % 12]!;
+  const parts = runs.map(([from, to], i) => {
+    const next = runs[i + 1];
+    const start = from === to ? '' : `${name(from)}${year(from) === year(to) ? '' : ` ${year(from)}`}–`;
+    const closesYear = !next || year(next[0]) !== year(to);
+    return `${start}${name(to)}${closesYear ? ` ${year(to)}` : ''}`;
+  });
+  return `${parts.join(', ')} (${ordinals.length})`;
+}
+
+/**
+ * When a report or download was made, as India reads it: "22 Nov 2026, 8:15 pm" (Asia/Kolkata,
+ * en-IN), whatever the server's own time zone.
+ */
+const indiaDateTime = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true });
+export function formatIndiaDateTime(instant: string | Date): string {
+  const d = typeof instant === 'string' ? new Date(instant) : instant;
+  return Number.isNaN(d.getTime()) ? String(instant) : indiaDateTime.format(d);
+}

@@ -7,7 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { adminRoutes } from './admin/routes';
 import { registerAuthContext } from './auth/context';
 import { authRoutes } from './auth/routes';
-import { LoginLimiter } from './auth/rate-limit';
+import { Throttle } from './auth/throttle';
 import { TokenSigner } from './auth/tokens';
 import type { Clock } from './clock';
 import type { Config } from './config';
@@ -44,7 +44,8 @@ export interface AppDeps {
   clock: Clock;
   mailer: Mailer;
   tokens: TokenSigner;
-  loginLimiter: LoginLimiter;
+  /** attempt counters for sign-in and recovery mail (decision 0016) */
+  throttle: Throttle;
   cipher: FieldCipher;
   payments: PaymentProvider;
 }
@@ -110,7 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clock: options.clock,
     mailer: options.mailer,
     tokens: new TokenSigner(options.config.sessionSecret),
-    loginLimiter: new LoginLimiter(options.db, options.clock),
+    throttle: new Throttle(options.db, options.clock),
     cipher: new FieldCipher(options.config.encryptionKey),
     payments: options.payments ?? createPaymentProvider(options.config),
   } satisfies AppDeps);

@@ -11,6 +11,8 @@ const PUBLIC = new Set([
   'POST /api/auth/admin-login',
   'POST /api/auth/remember-login',
   'POST /api/auth/confirm-email',
+  // the link mailed to the new address proves the inbox; the change was asked for with the password
+  'POST /api/auth/confirm-email-change',
   'POST /api/auth/resend-confirmation',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSessions, loginEvents, users, userTokens } from '../db/schema';
 import { sessionCache } from './session-cache';
@@ -25,7 +25,15 @@ export const REMEMBER_TTL_MS = 30 * 24 * 60 * 60_000;
 
 export async function createSessionRow(
   db: Db,
-  values: { userId: string; schoolId: string | null; kind: 'session' | 'remember'; now: Date; ip?: string; userAgent?: string },
+  values: {
+    userId: string;
+    schoolId: string | null;
+    kind: 'session' | 'remember';
+    now: Date;
+    ip?: string;
+    userAgent?: string;
+    rememberId?: string;
+  },
 ): Promise<{ id: string; expiresAt: Date }> {
   const ttl = values.kind === 'remember' ? REMEMBER_TTL_MS : SESSION_TTL_MS;
   const expiresAt = new Date(values.now.getTime() + ttl);
@@ -39,6 +47,7 @@ export async function createSessionRow(
       expiresAt,
       ip: values.ip ?? null,
       userAgent: values.userAgent?.slice(0, 300) ?? null,
+      rememberId: values.rememberId ?? null,
     })
     .returning({ id: authSessions.id });
   return { id: row!.id, expiresAt };
@@ -53,9 +62,44 @@ export async function findLiveSession(db: Db, sessionId: string, now: Date) {
   return row;
 }
 
+/** Sign-out: the session and the remember-me token it was opened with, if any. */
 export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {
-  await db.update(authSessions).set({ revokedAt: now }).where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  const rows = await db
+    .update(authSessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        isNull(authSessions.revokedAt),
+        or(
+          eq(authSessions.id, sessionId),
+          sql`${authSessions.id} = (select s.remember_id from auth_sessions s where s.id = ${sessionId})`,
+        ),
+      ),
+    )
+    .returning({ id: authSessions.id });
   sessionCache.forgetSession(sessionId);
+  for (const row of rows) sessionCache.forgetSession(row.id);
+}
+
+/**
+ * Uses up a remember-me token: its row is revoked in the same statement that finds it, so a token
+ * works once (two tabs racing with one token: one wins) and the caller issues the next one.
+ */
+export async function consumeRememberSession(db: Db, sessionId: string, userId: string, now: Date) {
+  const [row] = await db
+    .update(authSessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(authSessions.id, sessionId),
+        eq(authSessions.userId, userId),
+        eq(authSessions.kind, 'remember'),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row;
 }
 
 /** Revokes every live session of a user, except `keepSessionId` when given. */
@@ -85,21 +129,48 @@ export async function recordLoginEvent(
 export const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 export const RESET_TTL_MS = 60 * 60_000;
 
+export type MailTokenPurpose = 'confirm_email' | 'reset_password' | 'change_email';
+const MAIL_TOKEN_TTL_MS: Record<MailTokenPurpose, number> = {
+  confirm_email: CONFIRM_TTL_MS,
+  reset_password: RESET_TTL_MS,
+  change_email: 24 * 60 * 60_000,
+};
+
+/** A new link voids the earlier unused links of the same purpose: only the newest mail works. */
 export async function issueMailToken(
   db: Db,
-  values: { userId: string; schoolId: string | null; purpose: 'confirm_email' | 'reset_password'; now: Date },
+  values: { userId: string; schoolId: string | null; purpose: MailTokenPurpose; now: Date; newEmail?: string },
 ): Promise<string> {
   const { token, hash } = newMailToken();
-  const ttl = values.purpose === 'reset_password' ? RESET_TTL_MS : CONFIRM_TTL_MS;
+  await voidMailTokens(db, values.userId, [values.purpose], values.now);
   await db.insert(userTokens).values({
     userId: values.userId,
     schoolId: values.schoolId,
     purpose: values.purpose,
     tokenHash: hash,
+    newEmail: values.newEmail ?? null,
     createdAt: values.now,
-    expiresAt: new Date(values.now.getTime() + ttl),
+    expiresAt: new Date(values.now.getTime() + MAIL_TOKEN_TTL_MS[values.purpose]),
   });
   return token;
+}
+
+/** Marks a user's unused links of these purposes used, e.g. every reset link once the password changes. */
+export async function voidMailTokens(db: Db, userId: string, purposes: MailTokenPurpose[], now: Date): Promise<void> {
+  await db
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.userId, userId), inArray(userTokens.purpose, purposes), isNull(userTokens.usedAt)));
+}
+
+/** Whether this IP signed in to this address successfully since `since` (the owner's own network). */
+export async function hasSignedInFrom(db: Db, email: string, ip: string, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: loginEvents.id })
+    .from(loginEvents)
+    .where(and(eq(loginEvents.email, email.toLowerCase()), eq(loginEvents.success, true), eq(loginEvents.ip, ip), gt(loginEvents.createdAt, since)))
+    .limit(1);
+  return Boolean(row);
 }
 
 /**
@@ -109,9 +180,9 @@ export async function issueMailToken(
 export async function consumeMailToken(
   db: Db,
   token: string,
-  purpose: 'confirm_email' | 'reset_password',
+  purpose: MailTokenPurpose,
   now: Date,
-): Promise<{ userId: string; schoolId: string | null } | null> {
+): Promise<{ userId: string; schoolId: string | null; newEmail: string | null } | null> {
   const [row] = await db
     .update(userTokens)
     .set({ usedAt: now })
@@ -123,6 +194,6 @@ export async function consumeMailToken(
         gt(userTokens.expiresAt, now),
       ),
     )
-    .returning({ userId: userTokens.userId, schoolId: userTokens.schoolId });
+    .returning({ userId: userTokens.userId, schoolId: userTokens.schoolId, newEmail: userTokens.newEmail });
   return row ?? null;
 }

@@ -35,6 +35,7 @@ const notSchoolRoutes = (method: string, path: string) =>
     'POST /api/auth/admin-login',
     'POST /api/auth/remember-login',
     'POST /api/auth/confirm-email',
+    'POST /api/auth/confirm-email-change',
     'POST /api/auth/resend-confirmation',
     'POST /api/auth/forgot-password',
     'POST /api/auth/reset-password',

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
@@ -12,7 +13,7 @@ const valid = {
   email: 'Principal@GreenValley.test',
   phone: '9876543210',
   address: 'Rajbagh, Srinagar',
-  password: 'secret1',
+  password: 'Dal-Lake-2026',
   selectedPlan: 'standard',
 };
 
@@ -23,7 +24,7 @@ describe('school registration', () => {
       [{ ...valid, schoolName: '  ' }, 'School name is required'],
       [{ ...valid, email: 'no-at-sign' }, 'Valid email address is required'],
       [{ ...valid, phone: '' }, 'Phone number is required'],
-      [{ ...valid, password: '12345' }, 'Password must be at least 6 characters'],
+      [{ ...valid, password: '12345' }, 'Password must be at least 10 characters long'],
     ];
     for (const [body, message] of cases) {
       const res = await api.post('/api/school-registration', body);
@@ -56,7 +57,7 @@ describe('school registration', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json().message).toMatch(/5-day free trial starts once your email is confirmed/);
 
-    const early = await api.post('/api/auth/login', { email: 'principal@greenvalley.test', password: 'secret1' });
+    const early = await api.post('/api/auth/login', { email: 'principal@greenvalley.test', password: 'Dal-Lake-2026' });
     expect(early.statusCode).toBe(403);
     expect(early.json().error).toBe(
       'Please confirm your email address before signing in. Check your inbox for a confirmation email.',
@@ -77,7 +78,7 @@ describe('school registration', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe('This confirmation link is invalid or has already been used.');
 
-    const login = await api.post('/api/auth/login', { email: 'PRINCIPAL@greenvalley.test', password: 'secret1' });
+    const login = await api.post('/api/auth/login', { email: 'PRINCIPAL@greenvalley.test', password: 'Dal-Lake-2026' });
     expect(login.statusCode).toBe(200);
     const body = login.json();
     expect(body.user.role).toBe('school_admin');
@@ -87,16 +88,28 @@ describe('school registration', () => {
     expect(body.school.trialStatus).toEqual({ isExpired: false, daysRemaining: 5 });
   });
 
-  it('refuses a second registration with the same email, whatever its case', async () => {
-    const res = await client(ctx.app).post('/api/school-registration', { ...valid, email: 'PRINCIPAL@greenvalley.TEST', schoolName: 'Other' });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error).toBe('This email is already registered. Please use a different email address.');
+  it('registration does not say an address is already registered: same answer as a new one, and the owner is mailed a notice', async () => {
+    const api = client(ctx.app);
+    const first = await api.post('/api/school-registration', { ...valid, email: 'owner@taken.test' });
+    await ctx.smtp.waitFor('owner@taken.test', /Confirm your email/);
+    const again = await api.post('/api/school-registration', { ...valid, email: 'OWNER@taken.TEST', schoolName: 'Other' });
+    const fresh = await api.post('/api/school-registration', { ...valid, email: 'someone.new@taken.test', schoolName: 'Other' });
+    expect([again.statusCode, fresh.statusCode]).toEqual([201, 201]);
+    expect(again.json()).toEqual(fresh.json());
+    expect(again.json()).toEqual(first.json());
+    const notice = await ctx.smtp.waitFor('owner@taken.test', /already have a School Ledger account/);
+    expect(notice.links).toEqual(['http://school.test/login', 'http://school.test/forgot-password']);
+    // still one account, whose password did not change
+    const users = await ctx.database.db.execute(sql`select count(*)::int as n from users where lower(email) = 'owner@taken.test'`);
+    expect(users.rows[0]).toEqual({ n: 1 });
   });
 
-  it('keeps two simultaneous registrations of one email to one account', async () => {
+  it('keeps simultaneous registrations of one email to one account, each answered alike', async () => {
     const body = { ...valid, email: 'race@school.test' };
     const answers = await Promise.all([1, 2, 3].map(() => client(ctx.app).post('/api/school-registration', body)));
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201]);
+    const users = await ctx.database.db.execute(sql`select count(*)::int as n from users where email = 'race@school.test'`);
+    expect(users.rows[0]).toEqual({ n: 1 });
   });
 
   it('lets a new school in with the signUpSchool helper', async () => {

@@ -11,20 +11,22 @@ import { requireUser } from './context';
 import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import {
+  consumeRememberSession,
   createSessionRow,
-  findLiveSession,
   findUserByEmail,
   findUserById,
+  hasSignedInFrom,
   recordLoginEvent,
   revokeSession,
   type UserRow,
 } from './queries';
-import { retryMessage } from './rate-limit';
+import { KNOWN_IP_DAYS, retryMessage, SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ACCOUNT_IP, SIGN_IN_PER_IP } from './rate-limit';
 
 export const EMAIL_NOT_CONFIRMED =
   'Please confirm your email address before signing in. Check your inbox for a confirmation email.';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ADMIN_MUST_USE_PORTAL = 'Master administrators must use the dedicated admin portal.';
+export const REMEMBER_EXPIRED = 'Your saved sign-in has expired. Please sign in again.';
 
 const sessionAnswer = z.object({
   success: z.literal(true),
@@ -39,35 +41,48 @@ const sessionAnswer = z.object({
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, tokens, loginLimiter } = app.deps;
+  const { db, clock, tokens, throttle } = app.deps;
 
-  /** Checks the password with rate limiting and sign-in history; returns the user or throws. */
+  /**
+   * Checks the password. The attempt is counted first, under a row lock (decision 0016), so a burst
+   * of parallel guesses meets the limit before any hash is checked; a right password gives the
+   * attempt back. An unknown address goes through the same steps as a wrong password.
+   */
   async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
-    const now = clock.now();
-    const wait = await loginLimiter.retryAfterSeconds(email);
-    if (wait > 0) {
-      throw new HttpError(429, retryMessage(wait), { retryAfterSeconds: wait });
+    const ip = request.ip;
+    const knownSince = new Date(clock.now().getTime() - KNOWN_IP_DAYS * 86_400_000);
+    const verdict = await throttle.admit([
+      { rule: SIGN_IN_PER_IP, key: ip },
+      { rule: SIGN_IN_PER_ACCOUNT_IP, key: `${email}|${ip}` },
+      { rule: SIGN_IN_PER_ACCOUNT, key: email, exempt: (tx) => hasSignedInFrom(tx, email, ip, knownSince) },
+    ]);
+    if (!verdict.admitted) {
+      await recordLoginEvent(db, { email, success: false, reason: 'throttled', ip, now: clock.now() });
+      throw new HttpError(429, retryMessage(verdict.retryAfterSeconds), { retryAfterSeconds: verdict.retryAfterSeconds });
     }
     const user = await findUserByEmail(db, email);
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !ok) {
-      await recordLoginEvent(db, { email, success: false, reason: 'bad_credentials', userId: user?.id, schoolId: user?.schoolId, ip: request.ip, now });
+      await recordLoginEvent(db, { email, success: false, reason: 'bad_credentials', userId: user?.id, schoolId: user?.schoolId, ip, now: clock.now() });
       throw unauthorized(INVALID_CREDENTIALS);
     }
+    await throttle.release(verdict.ticket);
     return user;
   }
 
   async function startSession(request: FastifyRequest, user: UserRow, rememberMe: boolean) {
     const now = clock.now();
     const base = { userId: user.id, schoolId: user.schoolId, now, ip: request.ip, userAgent: request.headers['user-agent'] };
-    const session = await createSessionRow(db, { ...base, kind: 'session' });
     const payload = { uid: user.id, schoolId: user.schoolId, role: user.role };
-    const token = await tokens.sign({ ...payload, sid: session.id, kind: 'session' }, session.expiresAt, now);
     let rememberToken: string | undefined;
+    let rememberId: string | undefined;
     if (rememberMe) {
       const remember = await createSessionRow(db, { ...base, kind: 'remember' });
+      rememberId = remember.id;
       rememberToken = await tokens.sign({ ...payload, sid: remember.id, kind: 'remember' }, remember.expiresAt, now);
     }
+    const session = await createSessionRow(db, { ...base, kind: 'session', rememberId });
+    const token = await tokens.sign({ ...payload, sid: session.id, kind: 'session' }, session.expiresAt, now);
     const [updated] = await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)).returning();
     await recordLoginEvent(db, { email: user.email, success: true, userId: user.id, schoolId: user.schoolId, ip: request.ip, now });
     const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
@@ -137,12 +152,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const now = clock.now();
       const payload = await tokens.verify(request.body.rememberToken, now);
-      if (!payload || payload.kind !== 'remember') throw unauthorized('Your saved sign-in has expired. Please sign in again.');
-      const row = await findLiveSession(db, payload.sid, now);
-      const user = row ? await findUserById(db, row.userId) : undefined;
-      if (!row || !user || row.kind !== 'remember') throw unauthorized('Your saved sign-in has expired. Please sign in again.');
-      const answer = await startSession(request, user, false);
-      return { ...answer, rememberToken: request.body.rememberToken };
+      if (!payload || payload.kind !== 'remember') throw unauthorized(REMEMBER_EXPIRED);
+      const user = await findUserById(db, payload.uid);
+      if (!user) throw unauthorized(REMEMBER_EXPIRED);
+      // used once: the answer carries the next remember-me token, and the old one stops working
+      if (!(await consumeRememberSession(db, payload.sid, user.id, now))) throw unauthorized(REMEMBER_EXPIRED);
+      return startSession(request, user, true);
     },
   );
 
@@ -165,30 +180,39 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post(
-    '/api/auth/logout',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Revoke this session (and the remember-me token, when sent)',
-        body: z.object({ rememberToken: z.string().max(2000).optional() }).optional(),
-        response: { 200: messageDto },
+  // Sign-out must work however the client calls it: with no body, or an empty one under a JSON
+  // content type, it still revokes the bearer session (and the remember-me token opened with it).
+  await app.register(async (scope) => {
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+      body === '' ? done(null, null) : json(request, body as string, done),
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/auth/logout',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Revoke this session and its remember-me token (also the one sent in the body); the body is optional',
+          body: z.object({ rememberToken: z.string().max(2000).optional() }).nullish(),
+          response: { 200: messageDto },
+        },
       },
-    },
-    async (request) => {
-      const now = clock.now();
-      if (request.auth) await revokeSession(db, request.auth.sessionId, now);
-      const remember = request.body?.rememberToken;
-      if (remember) {
-        const payload = await tokens.verify(remember, now);
-        // only the owner of the remember token's session can revoke it
-        if (payload?.kind === 'remember' && (!request.auth || payload.uid === request.auth.userId)) {
-          await revokeSession(db, payload.sid, now);
+      async (request) => {
+        const now = clock.now();
+        if (request.auth) await revokeSession(db, request.auth.sessionId, now);
+        const remember = request.body?.rememberToken;
+        if (remember) {
+          const payload = await tokens.verify(remember, now);
+          // only the owner of the remember token's session can revoke it
+          if (payload?.kind === 'remember' && (!request.auth || payload.uid === request.auth.userId)) {
+            await revokeSession(db, payload.sid, now);
+          }
         }
-      }
-      return { message: 'Logged out successfully' };
-    },
-  );
+        return { message: 'Logged out successfully' };
+      },
+    );
+  });
 
   app.post(
     '/api/auth/complete-onboarding',

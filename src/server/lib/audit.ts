@@ -10,8 +10,11 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-/** Who acted: a signed-in request, or the system on a school's behalf (a payment webhook). */
-export type AuditActor = FastifyRequest | { schoolId: string; userId?: null; ip?: string | null };
+/**
+ * Who acted: a signed-in request, the system on a school's behalf (a payment webhook), or a person
+ * proven by a mailed link rather than a session (a password reset).
+ */
+export type AuditActor = FastifyRequest | { schoolId: string | null; userId?: string | null; ip?: string | null };
 
 function isRequest(actor: AuditActor): actor is FastifyRequest {
   return 'headers' in actor;
@@ -21,7 +24,7 @@ function isRequest(actor: AuditActor): actor is FastifyRequest {
 export async function audit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const who = isRequest(actor)
     ? { schoolId: actor.auth?.schoolId ?? null, userId: actor.auth?.userId ?? null, ip: actor.ip }
-    : { schoolId: actor.schoolId, userId: null, ip: actor.ip ?? null };
+    : { schoolId: actor.schoolId, userId: actor.userId ?? null, ip: actor.ip ?? null };
   await db.insert(auditLog).values({
     ...who,
     action: entry.action,

@@ -32,6 +32,8 @@ export const BODY_TOO_LARGE = 'The request is larger than 1 MB. Send less at a t
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      const wait = error.extra.retryAfterSeconds;
+      if (error.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
       return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -11,7 +11,7 @@ const registration = (email: string, schoolName = 'Outbox Public School') => ({
   email,
   phone: '9876543210',
   address: 'Lal Chowk, Srinagar',
-  password: 'secret1',
+  password: 'Outbox-pass-2026',
   selectedPlan: 'basic',
 });
 

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
+import { formatIndiaDateTime } from '../../domain/reports';
 import { csvDocument, type CsvCell } from '../lib/csv';
 
 /**
@@ -33,7 +34,7 @@ export async function documentXlsx(doc: ReportDocument): Promise<Buffer> {
   summary.columns = [{ width: 40 }, { width: 24 }];
   summary.addRow([`${doc.schoolName}: ${doc.title}`]).font = { bold: true, size: 14 };
   summary.addRow([doc.subtitle]);
-  summary.addRow(['Generated', doc.generatedAt]);
+  summary.addRow(['Generated', formatIndiaDateTime(doc.generatedAt)]);
   summary.addRow([]);
   for (const s of doc.summary) {
     const row = summary.addRow([s.label, cellValue(s.kind, s.value)]);
@@ -56,7 +57,7 @@ function addTableSheet(workbook: ExcelJS.Workbook, table: ReportTable, name: str
 }
 
 export function documentCsv(doc: ReportDocument): string {
-  const rows: CsvCell[][] = [[`${doc.schoolName}: ${doc.title}`], [doc.subtitle], ['Generated', doc.generatedAt], []];
+  const rows: CsvCell[][] = [[`${doc.schoolName}: ${doc.title}`], [doc.subtitle], ['Generated', formatIndiaDateTime(doc.generatedAt)], []];
   for (const s of doc.summary) rows.push([s.label, s.value]);
   for (const table of doc.tables) {
     rows.push([], [table.title], table.columns.map((c) => c.label));

@@ -102,7 +102,8 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
     const now = clock.now();
     return { db, schoolId, schoolName: await schoolNameOf(db, schoolId), today: indiaDate(now), generatedAt: now.toISOString() };
   };
-  const fileName = (doc: ReportDocument, ext: string) => `${doc.kind}-report-${doc.generatedAt.slice(0, 10)}.${ext}`;
+  // the India date the document was made, never the UTC one (issue item 11)
+  const fileName = (doc: ReportDocument, ext: string) => `${doc.kind}-report-${indiaDate(new Date(doc.generatedAt))}.${ext}`;
 
   // A report is built once per change of the school's data: the printable page, then its Excel and
   // CSV downloads, or several people opening the same list, share one build (decision 0011). Never

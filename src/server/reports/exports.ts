@@ -33,7 +33,7 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     workbook.creator = header.schoolName;
     const summary = await financialSummary(db, period);
-    const income = summary.monthlyIncome + summary.yearlyIncome;
+    const income = summary.totalIncome;
 
     const s = workbook.addWorksheet('Summary');
     s.columns = [{ width: 34 }, { width: 22 }];
@@ -47,7 +47,9 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
       return row;
     };
     money('Monthly fee income', summary.monthlyIncome);
-    money('Yearly and other fee income', summary.yearlyIncome);
+    money('Yearly fee income', summary.yearlyIncome);
+    money('Other fee income', summary.otherIncome);
+    money('Arrears collected', summary.arrearsCollected);
     money('Total income', income).font = { bold: true };
     money('Total expenses', summary.expenses);
     money('Net profit', income - summary.expenses).font = { bold: true };
@@ -140,7 +142,7 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
   void (async () => {
     const write = (cells: Array<string | number>) => out.write(csvLine(cells));
     const summary = await financialSummary(db, period);
-    const income = (summary.monthlyIncome + summary.yearlyIncome) as Paise;
+    const income = summary.totalIncome;
     out.write(CSV_BOM);
     write([`${header.schoolName}: Financial Report`]);
     write(['Period', `${header.from} to ${header.to}`]);
@@ -148,7 +150,9 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     out.write('\r\n');
     write(['Summary', 'Amount']);
     write(['Monthly fee income', toRupeeString(summary.monthlyIncome)]);
-    write(['Yearly and other fee income', toRupeeString(summary.yearlyIncome)]);
+    write(['Yearly fee income', toRupeeString(summary.yearlyIncome)]);
+    write(['Other fee income', toRupeeString(summary.otherIncome)]);
+    write(['Arrears collected', toRupeeString(summary.arrearsCollected)]);
     write(['Total income', toRupeeString(income)]);
     write(['Total expenses', toRupeeString(summary.expenses)]);
     write(['Net profit', toRupeeString((income - summary.expenses) as Paise)]);

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { HEAD_LABELS, monthLabel, YEARLY_HEADS } from '../../domain/ledger';
-import { monthKeyLabel } from '../../domain/reports';
+import { HEAD_LABELS, monthLabel, YEARLY_HEADS, type YearlyHead } from '../../domain/ledger';
+import { monthKeyLabel, monthRangesText } from '../../domain/reports';
 import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-document';
 import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
 import { positionsCte, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
 import { classRank, isLive } from './sql';
+import { arrearsCollected, reconcileCtes } from './reconcile-sql';
+import { RECONCILE } from './texts';
+import type { SessionRow } from '../fees/queries';
 
 /**
  * The fee reports of the Reports tab, each from the ledger in a few set-based statements: the
@@ -36,16 +39,18 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
         await db.execute(sql`
           with ${sessionPositionsCte(schoolId, session.id, month)},
           rec as (
-            select l.student_id, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b, sum(l.amount_paise) as amount
+            select l.student_id, coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as t, coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as b
             from receipt_lines l
             where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.period = ${month} and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
             group by l.student_id
           )
           select p.class_name, count(*)::int as students,
-                 count(*) filter (where (coalesce(rec.t, false) or p.tuition = 0) and (coalesce(rec.b, false) or p.bus = 0) and (coalesce(rec.t, false) or coalesce(rec.b, false)))::int as paid,
-                 sum(p.tuition + p.bus)::text as expected,
-                 coalesce(sum(rec.amount), 0)::text as collected,
-                 sum(case when coalesce(rec.t, false) then 0 else p.tuition end + case when coalesce(rec.b, false) then 0 else p.bus end)::text as outstanding
+                 count(*) filter (where (coalesce(rec.t, 0) > 0 or p.tuition = 0) and (coalesce(rec.b, 0) > 0 or p.bus = 0) and (coalesce(rec.t, 0) > 0 or coalesce(rec.b, 0) > 0))::int as paid,
+                 sum(p.tuition + p.bus)::text as due,
+                 sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
+                   + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end)::text as concession,
+                 sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus))::text as received,
+                 sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end)::text as outstanding
           from pos p left join rec on rec.student_id = p.id
           where p.due_key >= ${month} and p.start_key <= ${month}
           group by p.class_name
@@ -77,8 +82,9 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
     generatedAt: ctx.generatedAt,
     summary: [
       { label: 'Students paid in full', value: total(classRows, 'paid'), kind: 'number' },
-      { label: `Fees due for ${label}`, value: money(total(classRows, 'expected')), kind: 'money' },
-      { label: `Collected for ${label}`, value: money(total(classRows, 'collected')), kind: 'money', tone: 'good' },
+      { label: `Fees due for ${label}`, value: money(total(classRows, 'due')), kind: 'money' },
+      { label: `Concession for ${label}`, value: money(total(classRows, 'concession')), kind: 'money' },
+      { label: `Received for ${label}`, value: money(total(classRows, 'received')), kind: 'money', tone: 'good' },
       { label: `Outstanding for ${label}`, value: money(total(classRows, 'outstanding')), kind: 'money', tone: 'bad' },
       { label: 'Money received in the month', value: money(income), kind: 'money' },
       { label: 'Expenses in the month', value: money(expenses), kind: 'money' },
@@ -87,9 +93,9 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
     tables: [
       {
         title: `Tuition and bus fees for ${label}, by class`,
-        columns: [col('className', 'Class'), col('students', 'Students', 'number'), col('paid', 'Paid', 'number'), col('expected', 'Due', 'money'), col('collected', 'Collected', 'money'), col('outstanding', 'Outstanding', 'money')],
-        rows: classRows.map((r) => ({ className: String(r.class_name), students: num(r.students), paid: num(r.paid), expected: money(r.expected), collected: money(r.collected), outstanding: money(r.outstanding) })),
-        totals: { className: 'Total', students: total(classRows, 'students'), paid: total(classRows, 'paid'), expected: money(total(classRows, 'expected')), collected: money(total(classRows, 'collected')), outstanding: money(total(classRows, 'outstanding')) },
+        columns: [col('className', 'Class'), col('students', 'Students', 'number'), col('paid', 'Paid', 'number'), ...dueColumns(RECONCILE.due)],
+        rows: classRows.map((r) => ({ className: String(r.class_name), students: num(r.students), paid: num(r.paid), ...dueCells(r) })),
+        totals: { className: 'Total', students: total(classRows, 'students'), paid: total(classRows, 'paid'), ...dueTotals(classRows) },
         empty: session ? 'No students in this session yet' : `No academic session covers ${label}`,
       },
       {
@@ -110,30 +116,81 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
   };
 }
 
-/** Yearly Report: the session month by month (due, collected, outstanding) and its yearly fees by head. */
+/** Due, Concession, Received and Outstanding columns, in that order (issue item 10). */
+const dueColumns = (dueLabel: string, outstandingLabel: string = RECONCILE.outstanding) => [
+  col('due', dueLabel, 'money'),
+  col('concession', RECONCILE.concession, 'money'),
+  col('received', RECONCILE.received, 'money'),
+  col('outstanding', outstandingLabel, 'money'),
+];
+const dueCells = (r: Row) => ({ due: money(r.due), concession: money(r.concession), received: money(r.received), outstanding: money(r.outstanding) });
+const sumOf = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
+const dueTotals = (rows: Row[]) => ({ due: money(sumOf(rows, 'due')), concession: money(sumOf(rows, 'concession')), received: money(sumOf(rows, 'received')), outstanding: money(sumOf(rows, 'outstanding')) });
+
+/** The session's money in five lines: what the report counts against dues and what it does not. */
+function moneyLines(m: { received: number; advance: number; other: number; arrears: number }): ReportDocument['summary'] {
+  return [
+    { label: RECONCILE.receivedAgainstDues, value: money(m.received), kind: 'money', tone: 'good' },
+    { label: RECONCILE.advance, value: money(m.advance), kind: 'money' },
+    { label: RECONCILE.other, value: money(m.other), kind: 'money' },
+    { label: RECONCILE.arrears, value: money(m.arrears), kind: 'money' },
+    { label: RECONCILE.totalReceived, value: money(m.received + m.advance + m.other + m.arrears), kind: 'money' },
+  ];
+}
+
+/** Per class (and section) of a session: due, concession, received, outstanding, advance and other fees, and the arrears of its dates. */
+async function sessionByClass(ctx: ReportContext, session: SessionRow, asOf: string, bySection: boolean) {
+  const { db, schoolId } = ctx;
+  const group = bySection ? sql`p.class_name, p.section` : sql`p.class_name`;
+  const [rows, arrears] = await Promise.all([
+    db.execute(sql`
+      with ${sessionPositionsCte(schoolId, session.id, asOf)},
+      ${reconcileCtes(schoolId)}
+      select ${group}, count(*)::int as students,
+             count(*) filter (where p.status = 'passout')::int as left_school,
+             count(*) filter (where p.session_owed > 0)::int as with_dues,
+             sum(r.due)::text as due, sum(r.concession)::text as concession, sum(r.received)::text as received,
+             sum(p.session_owed)::text as outstanding, sum(r.advance)::text as advance, sum(r.other)::text as other
+      from pos p join recon r on r.student_id = p.id
+      group by ${group}
+      order by ${classRank(sql`p.class_name`)}${bySection ? sql`, p.section` : sql``}`),
+    db.execute(sql`select ${arrearsCollected(schoolId, session.startDate, session.endDate)}::text as amount`),
+  ]);
+  const list = rowsOf<Row>(rows);
+  const [a] = rowsOf<Row>(arrears);
+  return { rows: list, money: { received: sumOf(list, 'received'), advance: sumOf(list, 'advance'), other: sumOf(list, 'other'), arrears: num(a?.amount) } };
+}
+
+/** Yearly Report: the session month by month (due, concession, received, outstanding) and its yearly fees by head. */
 export async function yearlyReport(ctx: ReportContext, { academicYear }: { academicYear?: string | undefined }): Promise<ReportDocument> {
   const { db, schoolId } = ctx;
   const session = await reportSession(db, { schoolId, academicYear });
   const asOf = horizonOf(session, ctx.today);
   const keys = sessionMonths(session.startDate, session.endDate).map((m) => m.key);
-  const [monthRows, headRows] = await Promise.all([
+  const [monthRows, headRows, whole] = await Promise.all([
     db.execute(sql`
       with ${sessionPositionsCte(schoolId, session.id, asOf)},
       months as (select unnest(${keysArray(keys)}::text[]) as key),
       rec as (
-        select l.student_id, l.period, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b, sum(l.amount_paise) as amount
+        select l.student_id, l.period,
+               coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as t,
+               coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as b
         from receipt_lines l
         where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
         group by l.student_id, l.period
       )
-      select m.key,
-             coalesce(sum(p.tuition + p.bus) filter (where (not p.closed or m.key <= p.due_key) and m.key >= p.start_key), 0)::text as expected,
-             coalesce(sum(rec.amount), 0)::text as collected,
-             coalesce(sum(case when coalesce(rec.t, false) then 0 else p.tuition end + case when coalesce(rec.b, false) then 0 else p.bus end)
-               filter (where m.key <= p.due_key and m.key >= p.start_key), 0)::text as outstanding
-      from months m cross join pos p
+      -- a month counts for a student up to their horizon; after it, only while the session is open for them (advance)
+      select m.key, (m.key <= ${asOf}) as is_due,
+             coalesce(sum(p.tuition + p.bus), 0)::text as due,
+             coalesce(sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
+                        + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end), 0)::text as concession,
+             coalesce(sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus)), 0)::text as received,
+             coalesce(sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end), 0)::text as outstanding
+      from months m
+      join pos p on m.key >= p.start_key and (m.key <= p.due_key or (not p.closed and m.key > ${asOf}))
       left join rec on rec.student_id = p.id and rec.period = m.key
-      group by m.key order by m.key`),
+      group by m.key
+      order by m.key`),
     db.execute(sql`
       with ${sessionPositionsCte(schoolId, session.id, asOf)}
       select
@@ -141,8 +198,8 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
           YEARLY_HEADS.map((h) => {
             const column = sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`);
             const paid = sql.raw(`p_${h}`);
-            return sql`coalesce(sum(fs.${column}), 0)::text as ${sql.raw(`e_${h}`)},
-                       coalesce(sum(pd.${paid}), 0)::text as ${sql.raw(`c_${h}`)},
+            return sql`coalesce(sum(fs.${column}) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`e_${h}`)},
+                       coalesce(sum(least(coalesce(pd.${paid}, 0), coalesce(fs.${column}, 0))) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`c_${h}`)},
                        coalesce(sum(greatest(coalesce(fs.${column}, 0) - coalesce(pd.${paid}, 0), 0)) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`o_${h}`)}`;
           }),
           sql`, `,
@@ -150,13 +207,16 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       from pos
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name
       left join paid pd on pd.student_id = pos.id`),
+    sessionByClass(ctx, session, asOf, false),
   ]);
-  const months = rowsOf<Row>(monthRows);
+  const allMonths = rowsOf<Row>(monthRows);
+  const byKey = new Map(allMonths.map((m) => [String(m.key), m]));
+  const dueMonths = keys.filter((k) => k <= asOf).map((key) => byKey.get(key) ?? { key, due: 0, concession: 0, received: 0, outstanding: 0 });
+  const laterMonths = keys.filter((k) => k > asOf).map((key) => byKey.get(key) ?? { key, due: 0, concession: 0, received: 0, outstanding: 0 });
   const [h] = rowsOf<Row>(headRows);
-  const sum = (rows: Row[], key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
-  const heads = YEARLY_HEADS.map((head) => ({ head, expected: num(h?.[`e_${head}`]), collected: num(h?.[`c_${head}`]), outstanding: num(h?.[`o_${head}`]) }));
-  const yearly = { expected: heads.reduce((s, x) => s + x.expected, 0), collected: heads.reduce((s, x) => s + x.collected, 0), outstanding: heads.reduce((s, x) => s + x.outstanding, 0) };
-  const monthly = { expected: sum(months, 'expected'), collected: sum(months, 'collected'), outstanding: sum(months, 'outstanding') };
+  const heads: Row[] = YEARLY_HEADS.map((head) => ({ head, due: num(h?.[`e_${head}`]), concession: 0, received: num(h?.[`c_${head}`]), outstanding: num(h?.[`o_${head}`]) }));
+  const monthly = { due: sumOf(dueMonths, 'due'), outstanding: sumOf(dueMonths, 'outstanding') };
+  const monthTable = (rows: Row[]) => rows.map((m) => ({ month: monthLabel(String(m.key)), ...dueCells(m) }));
   return {
     kind: 'yearly',
     title: `${REPORT_TITLES.yearly}: ${session.name}`,
@@ -164,25 +224,32 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
     subtitle: `Session ${session.name}, outstanding till ${monthKeyLabel(asOf)}`,
     generatedAt: ctx.generatedAt,
     summary: [
-      { label: 'Monthly fees due (whole session)', value: money(monthly.expected), kind: 'money' },
-      { label: 'Monthly fees collected', value: money(monthly.collected), kind: 'money', tone: 'good' },
-      { label: 'Yearly fees due', value: money(yearly.expected), kind: 'money' },
-      { label: 'Yearly fees collected', value: money(yearly.collected), kind: 'money', tone: 'good' },
-      { label: 'Outstanding till date', value: money(monthly.outstanding + yearly.outstanding), kind: 'money', tone: 'bad' },
+      { label: 'Monthly fees due till date', value: money(monthly.due), kind: 'money' },
+      { label: 'Yearly fees due', value: money(sumOf(heads, 'due')), kind: 'money' },
+      { label: 'Concession till date', value: money(sumOf(dueMonths, 'concession')), kind: 'money' },
+      { label: 'Outstanding till date', value: money(monthly.outstanding + sumOf(heads, 'outstanding')), kind: 'money', tone: 'bad' },
+      ...moneyLines(whole.money),
     ],
     tables: [
       {
-        title: 'Tuition and bus fees, month by month',
-        columns: [col('month', 'Month'), col('expected', 'Due', 'money'), col('collected', 'Collected', 'money'), col('outstanding', 'Outstanding', 'money')],
-        rows: months.map((m) => ({ month: monthLabel(String(m.key)), expected: money(m.expected), collected: money(m.collected), outstanding: String(m.key) <= asOf ? money(m.outstanding) : 'Not due yet' })),
-        totals: { month: 'Total', expected: money(monthly.expected), collected: money(monthly.collected), outstanding: money(monthly.outstanding) },
-        empty: 'This session has no months',
+        title: `Tuition and bus fees, month by month till ${monthKeyLabel(asOf)}`,
+        columns: [col('month', 'Month'), ...dueColumns(RECONCILE.due)],
+        rows: monthTable(dueMonths),
+        totals: { month: 'Total', ...dueTotals(dueMonths) },
+        empty: 'No month of this session is due yet',
+      },
+      {
+        title: 'Months not yet due',
+        columns: [col('month', 'Month'), ...dueColumns('Will be due', RECONCILE.toCome)].map((c) => (c.key === 'received' ? { ...c, label: RECONCILE.advance } : c)),
+        rows: monthTable(laterMonths),
+        totals: { month: 'Total', ...dueTotals(laterMonths) },
+        empty: 'Every month of this session is due',
       },
       {
         title: 'Yearly fees by head',
-        columns: [col('head', 'Fee'), col('expected', 'Due', 'money'), col('collected', 'Collected', 'money'), col('outstanding', 'Outstanding', 'money')],
-        rows: heads.map((x) => ({ head: x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head], expected: money(x.expected), collected: money(x.collected), outstanding: money(x.outstanding) })),
-        totals: { head: 'Total', expected: money(yearly.expected), collected: money(yearly.collected), outstanding: money(yearly.outstanding) },
+        columns: [col('head', 'Fee'), ...dueColumns(RECONCILE.due)],
+        rows: heads.map((x) => ({ head: x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head as YearlyHead], ...dueCells(x) })),
+        totals: { head: 'Total', ...dueTotals(heads) },
         empty: 'No yearly fees',
       },
     ],
@@ -191,24 +258,11 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
 
 /** Class-wise: each class and section of the session, till date. */
 export async function classWiseReport(ctx: ReportContext, { academicYear }: { academicYear?: string | undefined }): Promise<ReportDocument> {
-  const { db, schoolId } = ctx;
-  const session = await reportSession(db, { schoolId, academicYear });
+  const session = await reportSession(ctx.db, { schoolId: ctx.schoolId, academicYear });
   const asOf = horizonOf(session, ctx.today);
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      with ${sessionPositionsCte(schoolId, session.id, asOf)}
-      select class_name, section, count(*)::int as students,
-             sum((tuition + bus) * due_months + case when first_key <= due_key then yearly_total else 0 end)::text as expected,
-             sum(received)::text as received,
-             sum(session_owed)::text as outstanding,
-             count(*) filter (where session_owed > 0)::int as with_dues
-      from pos
-      group by class_name, section
-      order by ${classRank(sql`class_name`)}, section`),
-  );
-  const sum = (key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
-  const expected = sum('expected');
-  const outstanding = sum('outstanding');
+  const { rows, money: m } = await sessionByClass(ctx, session, asOf, true);
+  const due = sumOf(rows, 'due');
+  const outstanding = sumOf(rows, 'outstanding');
   return {
     kind: 'class-wise',
     title: `${REPORT_TITLES['class-wise']}: ${session.name}`,
@@ -216,11 +270,12 @@ export async function classWiseReport(ctx: ReportContext, { academicYear }: { ac
     subtitle: `Session ${session.name}, till ${monthKeyLabel(asOf)}`,
     generatedAt: ctx.generatedAt,
     summary: [
-      { label: 'Students', value: sum('students'), kind: 'number' },
-      { label: 'Due till date', value: money(expected), kind: 'money' },
-      { label: 'Received', value: money(sum('received')), kind: 'money', tone: 'good' },
-      { label: 'Outstanding', value: money(outstanding), kind: 'money', tone: 'bad' },
-      { label: 'Collection', value: `${percentText(expected - outstanding, expected)}%`, kind: 'percent' },
+      { label: 'Students', value: sumOf(rows, 'students'), kind: 'number' },
+      { label: RECONCILE.dueTillDate, value: money(due), kind: 'money' },
+      { label: RECONCILE.concession, value: money(sumOf(rows, 'concession')), kind: 'money' },
+      { label: RECONCILE.outstanding, value: money(outstanding), kind: 'money', tone: 'bad' },
+      { label: 'Collection', value: `${percentText(due - outstanding, due)}%`, kind: 'percent' },
+      ...moneyLines(m),
     ],
     tables: [
       {
@@ -230,30 +285,30 @@ export async function classWiseReport(ctx: ReportContext, { academicYear }: { ac
           col('section', 'Section'),
           col('students', 'Students', 'number'),
           col('withDues', 'With dues', 'number'),
-          col('expected', 'Due till date', 'money'),
-          col('received', 'Received', 'money'),
-          col('outstanding', 'Outstanding', 'money'),
+          ...dueColumns(RECONCILE.dueTillDate),
           col('collection', 'Collection %', 'percent'),
+          col('advance', RECONCILE.advance, 'money'),
+          col('other', RECONCILE.other, 'money'),
         ],
         rows: rows.map((r) => ({
           className: String(r.class_name),
           section: String(r.section),
           students: num(r.students),
           withDues: num(r.with_dues),
-          expected: money(r.expected),
-          received: money(r.received),
-          outstanding: money(r.outstanding),
-          collection: percentText(num(r.expected) - num(r.outstanding), num(r.expected)),
+          ...dueCells(r),
+          collection: percentText(num(r.due) - num(r.outstanding), num(r.due)),
+          advance: money(r.advance),
+          other: money(r.other),
         })),
         totals: {
           className: 'Total',
           section: '',
-          students: sum('students'),
-          withDues: sum('with_dues'),
-          expected: money(expected),
-          received: money(sum('received')),
-          outstanding: money(outstanding),
-          collection: percentText(expected - outstanding, expected),
+          students: sumOf(rows, 'students'),
+          withDues: sumOf(rows, 'with_dues'),
+          ...dueTotals(rows),
+          collection: percentText(due - outstanding, due),
+          advance: money(m.advance),
+          other: money(m.other),
         },
         empty: 'No students in this session',
       },
@@ -266,15 +321,8 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
   const { db, schoolId } = ctx;
   const session = await reportSession(db, { schoolId, academicYear });
   const last = session.endDate.slice(0, 7);
-  const [classRows, other] = await Promise.all([
-    db.execute(sql`
-      with ${sessionPositionsCte(schoolId, session.id, last)}
-      select class_name, count(*)::int as students,
-             count(*) filter (where status = 'passout')::int as left_school,
-             sum((tuition + bus) * due_months + case when first_key <= due_key then yearly_total else 0 end)::text as expected,
-             sum(received)::text as received,
-             sum(session_owed)::text as outstanding
-      from pos group by class_name order by ${classRank(sql`class_name`)}`),
+  const [{ rows, money: m }, other] = await Promise.all([
+    sessionByClass(ctx, session, last, false),
     db.execute(sql`
       select
         (select coalesce(sum(amount_paise), 0) from expenses where school_id = ${schoolId} and deleted_at is null
@@ -285,9 +333,7 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
            where school_id = ${schoolId} and session_id = ${session.id}::uuid)::text as carried_out,
         (select count(*) from student_previous_balances where school_id = ${schoolId} and session_id = ${session.id}::uuid)::int as carried_students`),
   ]);
-  const rows = rowsOf<Row>(classRows);
   const [o] = rowsOf<Row>(other);
-  const sum = (key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
   const income = num(o?.income);
   const expenses = num(o?.expenses);
   return {
@@ -297,10 +343,11 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
     subtitle: `${session.startDate} to ${session.endDate}${session.isActive ? ' (active session)' : ''}`,
     generatedAt: ctx.generatedAt,
     summary: [
-      { label: 'Students in the session', value: sum('students'), kind: 'number' },
-      { label: 'Fees due (whole session)', value: money(sum('expected')), kind: 'money' },
-      { label: 'Fees received for the session', value: money(sum('received')), kind: 'money', tone: 'good' },
-      { label: 'Outstanding (whole session)', value: money(sum('outstanding')), kind: 'money', tone: 'bad' },
+      { label: 'Students in the session', value: sumOf(rows, 'students'), kind: 'number' },
+      { label: 'Fees due (whole session)', value: money(sumOf(rows, 'due')), kind: 'money' },
+      { label: RECONCILE.concession, value: money(sumOf(rows, 'concession')), kind: 'money' },
+      { label: 'Outstanding (whole session)', value: money(sumOf(rows, 'outstanding')), kind: 'money', tone: 'bad' },
+      ...moneyLines(m),
       { label: 'Balances carried forward', value: `${money(o?.carried_out)} (${num(o?.carried_students)} students)`, kind: 'text' },
       { label: 'Money received in the session dates', value: money(income), kind: 'money' },
       { label: 'Expenses in the session dates', value: money(expenses), kind: 'money' },
@@ -313,12 +360,12 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
           col('className', 'Class'),
           col('students', 'Students', 'number'),
           col('left', 'Left school', 'number'),
-          col('expected', 'Due', 'money'),
-          col('received', 'Received', 'money'),
-          col('outstanding', 'Outstanding', 'money'),
+          ...dueColumns(RECONCILE.due),
+          col('advance', RECONCILE.advance, 'money'),
+          col('other', RECONCILE.other, 'money'),
         ],
-        rows: rows.map((r) => ({ className: String(r.class_name), students: num(r.students), left: num(r.left_school), expected: money(r.expected), received: money(r.received), outstanding: money(r.outstanding) })),
-        totals: { className: 'Total', students: sum('students'), left: sum('left_school'), expected: money(sum('expected')), received: money(sum('received')), outstanding: money(sum('outstanding')) },
+        rows: rows.map((r) => ({ className: String(r.class_name), students: num(r.students), left: num(r.left_school), ...dueCells(r), advance: money(r.advance), other: money(r.other) })),
+        totals: { className: 'Total', students: sumOf(rows, 'students'), left: sumOf(rows, 'left_school'), ...dueTotals(rows), advance: money(m.advance), other: money(m.other) },
         empty: 'No students in this session',
       },
     ],
@@ -360,7 +407,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
     return out;
   };
   const dueLists = new Map(rows.map((r) => [String(r.id), missing(r)]));
-  const monthsText = (r: Row) => (dueLists.get(String(r.id)) ?? []).map((k) => monthKeyLabel(k).replace(/^(\w{3})\w*/, '$1')).join(', ');
+  const monthsText = (r: Row) => monthRangesText(dueLists.get(String(r.id)) ?? []);
   const monthsCount = (r: Row) => (dueLists.get(String(r.id)) ?? []).length;
   return {
     kind: 'pending-fees',
@@ -385,7 +432,6 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           col('name', 'Student'),
           col('phone', 'Parent phone'),
           col('monthsDue', 'Months due'),
-          col('monthsCount', 'No. of months', 'number'),
           col('monthly', 'Monthly due', 'money'),
           col('yearly', 'Yearly due', 'money'),
           col('previous', 'Previous balance', 'money'),
@@ -398,7 +444,6 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           name: String(r.name),
           phone: String(r.parent_phone || r.mobile_number || ''),
           monthsDue: monthsText(r),
-          monthsCount: monthsCount(r),
           monthly: money(r.monthly_owed),
           yearly: money(r.yearly_owed),
           previous: money(r.carried_owed),
@@ -410,8 +455,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           rollNumber: '',
           name: `${rows.length} students`,
           phone: '',
-          monthsDue: '',
-          monthsCount: rows.reduce((s, r) => s + monthsCount(r), 0),
+          monthsDue: `${rows.reduce((s, r) => s + monthsCount(r), 0)} student-months`,
           monthly: money(sum('monthly_owed')),
           yearly: money(sum('yearly_owed')),
           previous: money(sum('carried_owed')),

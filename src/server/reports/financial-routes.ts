@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MONTH_NAMES } from '../../domain/sessions';
 import { paise, toRupeeString, ZERO, type Paise } from '../../domain/money';
-import { dateRangeSchema, type DateRange } from '../../domain/reports';
+import { dateRangeSchema, formatIndiaDateTime, type DateRange } from '../../domain/reports';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import type { Db } from '../db/client';
@@ -33,8 +33,10 @@ export const financialReportDto = z.object({
   generatedAt: z.string(),
   summary: z.object({
     totalMonthlyIncome: money.describe('tuition and bus fees received in the period'),
-    totalYearlyIncome: money.describe('yearly heads (admission, exam, books, uniform, misc) plus other fees and previous-balance payments'),
-    totalIncome: money,
+    totalYearlyIncome: money.describe('the yearly heads only: admission, exam, books, uniform, misc'),
+    totalOtherIncome: money.describe('fees with no dues of their own: transport, laboratory, library, sports, other'),
+    totalArrearsCollected: money.describe('payments towards balances carried from earlier sessions (previous balance)'),
+    totalIncome: money.describe('monthly + yearly + other + arrears: every rupee received in the period'),
     totalExpenses: money,
     netProfit: money.describe('totalIncome − totalExpenses; negative as "-1500.00"'),
   }),
@@ -107,7 +109,7 @@ export async function financialReport(db: Db, { schoolId, range, limit, now }: {
   ]);
   const head = (h: string): Paise => summary.byHead.get(h) ?? ZERO;
   const other = [...summary.byHead].filter(([h]) => !['tuition', 'bus', 'admission', 'exam', 'books', 'uniform', 'misc'].includes(h)).reduce((s, [, a]) => s + a, 0);
-  const income = summary.monthlyIncome + summary.yearlyIncome;
+  const income = summary.totalIncome;
   return {
     schoolName,
     fromDate: range.fromDate,
@@ -116,6 +118,8 @@ export async function financialReport(db: Db, { schoolId, range, limit, now }: {
     summary: {
       totalMonthlyIncome: r(summary.monthlyIncome),
       totalYearlyIncome: r(summary.yearlyIncome),
+      totalOtherIncome: r(summary.otherIncome),
+      totalArrearsCollected: r(summary.arrearsCollected),
       totalIncome: r(income),
       totalExpenses: r(summary.expenses),
       netProfit: r(income - summary.expenses),
@@ -157,7 +161,7 @@ export async function financialReport(db: Db, { schoolId, range, limit, now }: {
         uniformFee: r(head('uniform')),
         miscFee: r(head('misc')),
         otherFee: r(other),
-        total: r(summary.yearlyIncome),
+        total: r(summary.yearlyIncome + summary.otherIncome + summary.arrearsCollected),
       },
       expenses: r(summary.expenses),
     },
@@ -197,7 +201,7 @@ export async function financialRoutes(fastify: FastifyInstance): Promise<void> {
   const download = async (request: FastifyRequest, reply: FastifyReply, query: z.infer<typeof rangeQuery>, kind: 'xlsx' | 'csv') => {
     const range = periodOf(query);
     const schoolId = schoolIdOf(request);
-    const header = { schoolName: await schoolNameOf(db, schoolId), from: range.fromDate, to: range.toDate, generatedAt: clock.now().toISOString() };
+    const header = { schoolName: await schoolNameOf(db, schoolId), from: range.fromDate, to: range.toDate, generatedAt: formatIndiaDateTime(clock.now()) };
     const period = { schoolId, from: range.fromDate, to: range.toDate };
     const log = (error: unknown) => request.log.error({ err: error }, 'financial report export failed');
     reply

@@ -69,7 +69,9 @@ describe('GET /api/reports/financial', () => {
     const report = (await fx.school.api.get('/api/reports/financial?fromDate=2026-11-01&toDate=2026-11-30')).json();
     expect(report.summary).toEqual({
       totalMonthlyIncome: '1500.00',
-      totalYearlyIncome: '1000.00',
+      totalYearlyIncome: '0.00',
+      totalOtherIncome: '0.00',
+      totalArrearsCollected: '1000.00',
       totalIncome: '2500.00',
       totalExpenses: '25000.00',
       netProfit: '-22500.00',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ExpenseCategory } from '../../domain/expenses';
+import { isMonthlyHead, isYearlyHead, type FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import { monthBounds } from '../../domain/reports';
 import type { Db } from '../db/client';
@@ -15,7 +16,8 @@ import { classRank, isLive } from './sql';
  * - yearly fee collections: the five yearly heads (misc shown as Misc, ruling 19) plus "other"
  *   (Record Fee Payment's extra heads and payments towards carried balances), one row per student
  *   and session;
- * - so totalMonthlyIncome + totalYearlyIncome is every rupee received in the period.
+ * - the summary names four parts: monthly (tuition, bus), yearly (the five yearly heads only), other
+ *   fees and arrears collected (issue item 10), which add up to every rupee received in the period.
  */
 
 export interface Period {
@@ -58,8 +60,16 @@ export interface ExpenseRow {
 }
 
 export interface FinancialSummary {
+  /** tuition and bus */
   monthlyIncome: Paise;
+  /** the five yearly heads only: admission, exam, books, uniform, misc */
   yearlyIncome: Paise;
+  /** heads with no dues of their own: transport, laboratory, library, sports, other */
+  otherIncome: Paise;
+  /** payments towards balances carried from earlier sessions */
+  arrearsCollected: Paise;
+  /** every rupee received: the four above */
+  totalIncome: Paise;
   expenses: Paise;
 }
 
@@ -89,14 +99,21 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
   const byHead = new Map(rowsOf<{ head: string; amount: string }>(heads).map((h) => [h.head, p(h.amount)]));
   let monthly = 0;
   let yearly = 0;
+  let other = 0;
+  let arrears = 0;
   for (const [head, amount] of byHead) {
-    if (head === 'tuition' || head === 'bus') monthly += amount;
-    else yearly += amount;
+    if (isMonthlyHead(head as FeeHead)) monthly += amount;
+    else if (isYearlyHead(head as FeeHead)) yearly += amount;
+    else if (head === 'previous_balance') arrears += amount;
+    else other += amount;
   }
   const [row] = rowsOf<Record<string, unknown>>(counts);
   return {
     monthlyIncome: paise(monthly),
     yearlyIncome: paise(yearly),
+    otherIncome: paise(other),
+    arrearsCollected: paise(arrears),
+    totalIncome: paise(monthly + yearly + other + arrears),
     expenses: p(row?.expenses),
     byHead,
     expenseCount: n(row?.expense_rows),

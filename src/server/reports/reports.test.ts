@@ -28,10 +28,11 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     expect(doc.schoolName).toBe('Fixture Public School');
     const classes = table(doc, 'Tuition and bus fees for October 2026, by class');
     expect(classes.rows).toEqual([
-      { className: 'Class 1', students: 2, paid: 0, expected: '2400.00', collected: '1000.00', outstanding: '1400.00' },
-      { className: 'Class 5', students: 2, paid: 2, expected: '3600.00', collected: '3300.00', outstanding: '0.00' },
+      { className: 'Class 1', students: 2, paid: 0, due: '2400.00', concession: '0.00', received: '1000.00', outstanding: '1400.00' },
+      // Diya paid 1,200 of October's 1,500: the month is settled, 300 is a concession (ruling 6)
+      { className: 'Class 5', students: 2, paid: 2, due: '3600.00', concession: '300.00', received: '3300.00', outstanding: '0.00' },
     ]);
-    expect(classes.totals).toEqual({ className: 'Total', students: 4, paid: 2, expected: '6000.00', collected: '4300.00', outstanding: '1400.00' });
+    expect(classes.totals).toEqual({ className: 'Total', students: 4, paid: 2, due: '6000.00', concession: '300.00', received: '4300.00', outstanding: '1400.00' });
     expect(table(doc, 'Money received in October 2026, by fee').rows).toEqual([
       { head: 'Tuition Fee', amount: '3700.00' },
       { head: 'Bus Fee', amount: '600.00' },
@@ -42,22 +43,26 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
 
   it('Yearly Report: the session month by month and the yearly heads', async () => {
     const doc = await get('/api/reports/yearly');
-    const months = table(doc, 'Tuition and bus fees, month by month');
-    expect(column(months, 'month')).toHaveLength(12);
-    expect(months.rows[0]).toEqual({ month: 'April 2026', expected: '6000.00', collected: '5000.00', outstanding: '1000.00' });
-    expect(months.rows[6]).toEqual({ month: 'October 2026', expected: '6000.00', collected: '4300.00', outstanding: '1400.00' });
-    expect(months.rows[7]).toEqual({ month: 'November 2026', expected: '6000.00', collected: '1500.00', outstanding: '4500.00' });
-    expect(months.rows[8]).toMatchObject({ month: 'December 2026', collected: '0.00', outstanding: 'Not due yet' });
-    expect(months.totals).toEqual({ month: 'Total', expected: '72000.00', collected: '35800.00', outstanding: '11900.00' });
+    const months = table(doc, 'Tuition and bus fees, month by month till November 2026');
+    expect(column(months, 'month')).toHaveLength(8);
+    expect(months.rows[0]).toEqual({ month: 'April 2026', due: '6000.00', concession: '0.00', received: '5000.00', outstanding: '1000.00' });
+    expect(months.rows[6]).toEqual({ month: 'October 2026', due: '6000.00', concession: '300.00', received: '4300.00', outstanding: '1400.00' });
+    expect(months.rows[7]).toEqual({ month: 'November 2026', due: '6000.00', concession: '0.00', received: '1500.00', outstanding: '4500.00' });
+    expect(months.totals).toEqual({ month: 'Total', due: '48000.00', concession: '300.00', received: '35800.00', outstanding: '11900.00' });
+    const later = table(doc, 'Months not yet due');
+    expect(column(later, 'month')).toEqual(['December 2026', 'January 2027', 'February 2027', 'March 2027']);
+    expect(later.totals).toEqual({ month: 'Total', due: '24000.00', concession: '0.00', received: '0.00', outstanding: '24000.00' });
     const heads = table(doc, 'Yearly fees by head');
-    expect(heads.rows.map((r) => [r.head, r.expected, r.collected, r.outstanding])).toEqual([
+    expect(heads.rows.map((r) => [r.head, r.due, r.received, r.outstanding])).toEqual([
       ['Yearly (Admission) Fee', '16000.00', '10000.00', '6000.00'],
       ['Exam Fee', '2600.00', '1600.00', '1000.00'],
       ['Books Fee', '8000.00', '2500.00', '5500.00'],
       ['Uniform Fee', '6000.00', '1800.00', '4200.00'],
       ['Misc', '1400.00', '700.00', '700.00'],
     ]);
-    expect(heads.totals).toEqual({ head: 'Total', expected: EXPECTED.yearlyFeesPotential, collected: '16600.00', outstanding: '17400.00' });
+    expect(heads.totals).toEqual({ head: 'Total', due: EXPECTED.yearlyFeesPotential, concession: '0.00', received: '16600.00', outstanding: '17400.00' });
+    // received against the dues (35,800 + 16,600) and Aarav's 1,000 of arrears: the session's 53,400
+    expect(summary(doc)).toMatchObject({ 'Received against dues': '52400.00', 'Received in advance': '0.00', 'Other fees': '0.00', 'Arrears collected': '1000.00', 'Total received': EXPECTED.totalRevenue });
     // the session's own outstanding: stats' pending fees less the balance carried from last year
     expect(summary(doc)['Outstanding till date']).toBe('29300.00');
   });
@@ -66,11 +71,11 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     const doc = await get('/api/reports/class-wise?academicYear=2026-27');
     const t = table(doc, 'Classes and sections');
     expect(t.rows).toEqual([
-      { className: 'Class 1', section: 'A', students: 1, withDues: 1, expected: '17700.00', received: '9700.00', outstanding: '8000.00', collection: '54.8' },
-      { className: 'Class 1', section: 'B', students: 1, withDues: 1, expected: '14500.00', received: '0.00', outstanding: '14500.00', collection: '0.0' },
-      { className: 'Class 5', section: 'A', students: 2, withDues: 1, expected: '49800.00', received: '42700.00', outstanding: '6800.00', collection: '86.3' },
+      { className: 'Class 1', section: 'A', students: 1, withDues: 1, due: '17700.00', concession: '0.00', received: '9700.00', outstanding: '8000.00', collection: '54.8', advance: '0.00', other: '0.00' },
+      { className: 'Class 1', section: 'B', students: 1, withDues: 1, due: '14500.00', concession: '0.00', received: '0.00', outstanding: '14500.00', collection: '0.0', advance: '0.00', other: '0.00' },
+      { className: 'Class 5', section: 'A', students: 2, withDues: 1, due: '49800.00', concession: '300.00', received: '42700.00', outstanding: '6800.00', collection: '86.3', advance: '0.00', other: '0.00' },
     ]);
-    expect(t.totals).toMatchObject({ students: 4, expected: '82000.00', received: '52400.00', outstanding: '29300.00', collection: '64.2' });
+    expect(t.totals).toMatchObject({ students: 4, due: '82000.00', concession: '300.00', received: '52400.00', outstanding: '29300.00', collection: '64.2' });
   });
 
   it('Income vs Expense: the session month by month', async () => {
@@ -87,10 +92,10 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
   it('Pending Fees: the defaulters with months due, sorted by class or by amount', async () => {
     const doc = await get('/api/reports/pending-fees');
     const t = table(doc, 'Defaulters');
-    expect(t.rows.map((r) => [r.className, r.section, r.name, r.monthsDue, r.monthsCount, r.monthly, r.yearly, r.previous, r.total])).toEqual([
-      ['Class 1', 'A', 'Kabir Singh', 'Oct 2026, Nov 2026', 2, '1800.00', '6200.00', '0.00', '8000.00'],
-      ['Class 1', 'B', 'Meera Iyer', 'Apr 2026, May 2026, Jun 2026, Jul 2026, Aug 2026, Sep 2026, Oct 2026, Nov 2026', 8, '8000.00', '6500.00', '0.00', '14500.00'],
-      ['Class 5', 'A', 'Aarav Sharma', 'Nov 2026', 1, '2100.00', '4700.00', '1500.00', '8300.00'],
+    expect(t.rows.map((r) => [r.className, r.section, r.name, r.monthsDue, r.monthly, r.yearly, r.previous, r.total])).toEqual([
+      ['Class 1', 'A', 'Kabir Singh', 'Oct–Nov 2026 (2)', '1800.00', '6200.00', '0.00', '8000.00'],
+      ['Class 1', 'B', 'Meera Iyer', 'Apr–Nov 2026 (8)', '8000.00', '6500.00', '0.00', '14500.00'],
+      ['Class 5', 'A', 'Aarav Sharma', 'Nov 2026 (1)', '2100.00', '4700.00', '1500.00', '8300.00'],
     ]);
     expect(t.totals).toMatchObject({ monthly: '11900.00', yearly: '17400.00', previous: '1500.00', total: EXPECTED.pendingFees });
     const byAmount = await get('/api/reports/pending-fees?sort=amount');
@@ -104,10 +109,10 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     const doc = await get('/api/reports/session?academicYear=2026-2027');
     const t = table(doc, 'Fees of the session by class');
     expect(t.rows).toEqual([
-      { className: 'Class 1', students: 2, left: 0, expected: '41800.00', received: '9700.00', outstanding: '32100.00' },
-      { className: 'Class 5', students: 2, left: 0, expected: '64200.00', received: '42700.00', outstanding: '21200.00' },
+      { className: 'Class 1', students: 2, left: 0, due: '41800.00', concession: '0.00', received: '9700.00', outstanding: '32100.00', advance: '0.00', other: '0.00' },
+      { className: 'Class 5', students: 2, left: 0, due: '64200.00', concession: '300.00', received: '42700.00', outstanding: '21200.00', advance: '0.00', other: '0.00' },
     ]);
-    expect(t.totals).toMatchObject({ expected: '106000.00', received: '52400.00', outstanding: '53300.00' });
+    expect(t.totals).toMatchObject({ due: '106000.00', concession: '300.00', received: '52400.00', outstanding: '53300.00' });
     expect(summary(doc)).toMatchObject({
       'Balances carried forward': '0.00 (0 students)',
       'Money received in the session dates': '53400.00',
@@ -144,11 +149,11 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Defaulters']);
     const sheet = workbook.getWorksheet('Defaulters')!;
-    expect(sheet.getRow(1).getCell(11).value).toBe('Total due');
-    expect(sheet.getRow(sheet.rowCount).getCell(11).value).toBe(30800);
+    expect(sheet.getRow(1).getCell(10).value).toBe('Total due');
+    expect(sheet.getRow(sheet.rowCount).getCell(10).value).toBe(30800);
     const csv = await fx.school.api.get('/api/reports/class-wise.csv');
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.body).toContain('Total,,4,3,82000.00,52400.00,29300.00,64.2');
+    expect(csv.body).toContain('Total,,4,3,82000.00,300.00,52400.00,29300.00,64.2,0.00,0.00');
     for (const kind of REPORT_KINDS) {
       for (const ext of ['xlsx', 'csv']) expect((await fx.school.api.get(`/api/reports/${kind}.${ext}`)).statusCode, `${kind}.${ext}`).toBe(200);
     }
@@ -176,5 +181,27 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
       expect(res.body, kind).not.toMatch(/Aarav|Diya|Kabir|Meera|53400/);
       expect((await client(ctx.app).get(`/api/reports/${kind}`)).statusCode).toBe(401);
     }
+  });
+
+  // runs last: it moves the clock past India's midnight
+  it('Excel "Generated" cells and download file names are in India time, en-IN, never UTC', async () => {
+    ctx.clock.advance(14 * 3_600_000); // 19:30 UTC on 22 November is 1:00 am on 23 November in India
+    const res = await fx.school.api.get('/api/reports/pending-fees.xlsx');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="pending-fees-report-2026-11-23.xlsx"');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const generated = (sheet: ExcelJS.Worksheet) => {
+      let value: unknown;
+      sheet.eachRow((row) => {
+        if (row.getCell(1).value === 'Generated') value = row.getCell(2).value;
+      });
+      return value;
+    };
+    expect(generated(workbook.getWorksheet('Summary')!)).toBe('23 Nov 2026, 1:00 am');
+    expect((await fx.school.api.get('/api/reports/day-book.csv')).body).toContain('Generated,"23 Nov 2026, 1:00 am"');
+    const financial = await fx.school.api.get('/api/reports/financial.xlsx?fromDate=2026-04-01&toDate=2026-11-30');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(financial.rawPayload as unknown as ArrayBuffer);
+    expect(generated(book.getWorksheet('Summary')!)).toBe('23 Nov 2026, 1:00 am');
   });
 });

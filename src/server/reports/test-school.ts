@@ -35,7 +35,10 @@ export const EXPECTED = {
   /** April to November 2026 */
   financial: {
     totalMonthlyIncome: '35800.00',
-    totalYearlyIncome: '17600.00',
+    // the five yearly heads only; Aarav's 1,000 towards last year's balance is arrears (issue item 10)
+    totalYearlyIncome: '16600.00',
+    totalOtherIncome: '0.00',
+    totalArrearsCollected: '1000.00',
     totalExpenses: '209150.75',
     netProfit: '-155750.75',
   },

@@ -145,6 +145,10 @@ describe('school figures and fee status agree for random ledgers', () => {
 
         const classWise = (await api.get('/api/reports/class-wise')).json();
         expect(P(classWise.tables[0].totals.outstanding)).toBe(sessionOutstanding);
+        // issue item 10: the report reconciles on every row and total, whatever the ledger
+        for (const row of [...classWise.tables[0].rows, classWise.tables[0].totals]) {
+          expect(P(row.due) - P(row.concession) - P(row.received)).toBe(P(row.outstanding));
+        }
         const pending = (await api.get('/api/reports/pending-fees')).json();
         expect(pending.tables[0].totals.total).toBe(stats.pendingFees);
         expect(pending.tables[0].rows).toHaveLength(withDues);

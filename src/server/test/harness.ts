@@ -131,7 +131,7 @@ export async function signUpSchool(
 ) {
   counter += 1;
   const email = overrides.email ?? `admin${counter}-${randomUUID().slice(0, 6)}@school.test`;
-  const password = overrides.password ?? 'Secret123';
+  const password = overrides.password ?? 'Secret-Ledger-24';
   const schoolName = overrides.schoolName ?? `Test School ${counter}`;
   const api = client(ctx.app);
   const reg = await api.post('/api/school-registration', {

@@ -32,6 +32,7 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', lazy: page(() => import('@/web/features/auth/forgot-password-page'), 'ForgotPasswordPage') },
       { path: '/reset-password', lazy: page(() => import('@/web/features/auth/reset-password-page'), 'ResetPasswordPage') },
       { path: '/confirm-email', lazy: page(() => import('@/web/features/auth/confirm-email-page'), 'ConfirmEmailPage') },
+      { path: '/confirm-email-change', lazy: page(() => import('@/web/features/auth/confirm-email-change-page'), 'ConfirmEmailChangePage') },
       {
         path: '/subscription-required/:schoolId?',
         lazy: page(() => import('@/web/features/subscription/subscription-required-page'), 'SubscriptionRequiredPage'),

@@ -24,3 +24,6 @@ export function formatLongDate(value: string | Date | null | undefined): string 
   const d = typeof value === 'string' ? new Date(value) : value;
   return Number.isNaN(d.getTime()) ? '—' : longFmt.format(d);
 }
+
+/** "22 Nov 2026, 8:15 pm" in India time, whatever the browser's time zone (when a report was made). */
+export { formatIndiaDateTime as formatGeneratedAt } from '@/domain/reports';

@@ -92,19 +92,26 @@ export const authSessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** a session opened with or from a remember-me token names it, so signing out ends both */
+    rememberId: uuid('remember_id'),
   },
   (t) => [index('auth_sessions_school_user_idx').on(t.schoolId, t.userId), index('auth_sessions_user_idx').on(t.userId)],
 );
 
-/** Single-use tokens mailed to people: email confirmation and password reset. Only a hash is kept. */
+/**
+ * Single-use tokens mailed to people: email confirmation, password reset and the confirmation of a
+ * new sign-in address. Only a hash is kept; a newer token of the same purpose voids the older ones.
+ */
 export const userTokens = pgTable(
   'user_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id').notNull().references(() => users.id),
     schoolId: uuid('school_id').references(() => schools.id),
-    purpose: text('purpose', { enum: ['confirm_email', 'reset_password'] }).notNull(),
+    purpose: text('purpose', { enum: ['confirm_email', 'reset_password', 'change_email'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** change_email: the address that becomes the sign-in address once the link is opened */
+    newEmail: text('new_email'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -126,6 +133,25 @@ export const loginEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('login_events_school_created_idx').on(t.schoolId, t.createdAt), index('login_events_email_created_idx').on(t.email, t.createdAt)],
+);
+
+/**
+ * Counters that slow down guessing: sign-in attempts per (account, IP), per account and per IP,
+ * and recovery mails per address and per IP (docs/decisions/0016-sign-in-throttle.md). An attempt
+ * is counted here, under a row lock, before the password hash is checked, so parallel requests
+ * and several server processes share one count.
+ */
+export const authThrottle = pgTable(
+  'auth_throttle',
+  {
+    /** e.g. `signin:acct-ip:<email>|<ip>`; the kind prefix names the rule */
+    key: text('key').primaryKey(),
+    /** attempts in this window: failures plus those still being checked */
+    count: integer('count').notNull().default(0),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [index('auth_throttle_window_idx').on(t.windowStart)],
 );
 
 /** Who did what, when and from where; before and after for every write of money or student moves. */

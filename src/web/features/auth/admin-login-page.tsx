@@ -3,7 +3,7 @@ import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { loginSchema, type LoginInput } from '@/domain/auth';
+import { loginSchema, type LoginInput } from '@/domain/sign-in';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { toast } from '@/web/components/toaster';

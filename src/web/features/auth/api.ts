@@ -11,6 +11,7 @@ export const authApi = {
   logout: (rememberToken: string | null) => api.post<{ message: string }>('/api/auth/logout', rememberToken ? { rememberToken } : {}),
   register: (input: RegistrationInput) => api.post<{ message: string }>('/api/school-registration', input),
   confirmEmail: (token: string) => api.post<{ message: string; trialEndsAt: string | null }>('/api/auth/confirm-email', { token }),
+  confirmEmailChange: (token: string) => api.post<{ message: string; email: string }>('/api/auth/confirm-email-change', { token }, { token: null }),
   resendConfirmation: (email: string) => api.post<{ message: string }>('/api/auth/resend-confirmation', { email }),
   forgotPassword: (email: string) => api.post<{ message: string; resetToken?: string; resetUrl?: string }>('/api/auth/forgot-password', { email }),
   resetPassword: (token: string, newPassword: string) => api.post<{ message: string }>('/api/auth/reset-password', { token, newPassword }),

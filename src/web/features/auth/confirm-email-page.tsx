@@ -1,7 +1,7 @@
 import { CheckCircle2Icon, MailWarningIcon } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { forgotPasswordSchema } from '@/domain/auth';
+import { forgotPasswordSchema } from '@/domain/sign-in';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';

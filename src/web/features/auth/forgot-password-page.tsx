@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { forgotPasswordSchema } from '@/domain/auth';
+import { forgotPasswordSchema } from '@/domain/sign-in';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';

@@ -3,7 +3,7 @@ import { LogInIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { loginSchema, type LoginInput } from '@/domain/auth';
+import { loginSchema, type LoginInput } from '@/domain/sign-in';
 import { useSession } from '@/web/app/session';
 import { AuthLayout } from '@/web/components/auth-layout';
 import { PlanShowcase } from '@/web/components/plan-showcase';

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { registrationFormSchema } from '@/domain/auth';
 import type { PlanId } from '@/domain/plans';
 import { AuthLayout } from '@/web/components/auth-layout';
+import { PasswordStrengthMeter } from '@/web/components/password-strength-meter';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
@@ -19,6 +20,7 @@ import { ApiError } from '@/web/lib/request';
 import { authApi } from './api';
 import { PlanPicker } from './plan-picker';
 import { firstFieldError, REGISTRATION_MESSAGES, registrationErrorMessage } from './registration-errors';
+import { PASSWORD_TEXTS } from './texts';
 import { plansQuery } from '@/web/lib/plans-api';
 
 type FormInput = z.input<typeof registrationFormSchema>;
@@ -39,6 +41,7 @@ export function RegisterPage() {
     defaultValues: { schoolName: '', email: '', phone: '', address: '', password: '', confirmPassword: '' },
   });
   const errors = form.formState.errors;
+  const password = form.watch('password');
   const selectedPlan = plan ?? plans.data?.find((p) => p.recommended)?.id;
 
   useEffect(() => {
@@ -57,7 +60,6 @@ export function RegisterPage() {
         if (error instanceof ApiError && error.status === 400) {
           for (const [name, message] of Object.entries(error.fields)) form.setError(name as keyof FormInput, { message });
         }
-        if (error instanceof ApiError && error.status === 409) form.setError('email', { message: REGISTRATION_MESSAGES.taken });
         toast.error({ title: REGISTRATION_MESSAGES.failed, description: registrationErrorMessage(error), duration: TOAST_MS });
       }
     },
@@ -118,9 +120,12 @@ export function RegisterPage() {
               <Field label="Address" htmlFor="address" error={errors.address?.message} className="sm:col-span-2">
                 <Textarea id="address" autoComplete="street-address" rows={2} placeholder="Street, town, district, state" {...form.register('address')} />
               </Field>
-              <Field label="Password" htmlFor="password" error={errors.password?.message} hint="At least 6 characters.">
-                <PasswordInput id="password" autoComplete="new-password" aria-invalid={Boolean(errors.password)} {...form.register('password')} />
-              </Field>
+              <div className="grid gap-2">
+                <Field label="Password" htmlFor="password" error={errors.password?.message} hint={PASSWORD_TEXTS.hint}>
+                  <PasswordInput id="password" autoComplete="new-password" aria-invalid={Boolean(errors.password)} {...form.register('password')} />
+                </Field>
+                <PasswordStrengthMeter password={password} />
+              </div>
               <Field label="Confirm password" htmlFor="confirmPassword" error={errors.confirmPassword?.message} hint="Type the same password again.">
                 <PasswordInput id="confirmPassword" autoComplete="new-password" aria-invalid={Boolean(errors.confirmPassword)} {...form.register('confirmPassword')} />
               </Field>

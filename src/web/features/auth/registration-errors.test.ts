@@ -4,11 +4,6 @@ import { ApiError } from '@/web/lib/request';
 import { firstFieldError, registrationErrorMessage } from './registration-errors';
 
 describe('registrationErrorMessage', () => {
-  it('names a taken email plainly, whatever the server said', () => {
-    expect(registrationErrorMessage(new ApiError(409, 'conflict'))).toBe(
-      'This email is already registered. Please use a different email address.',
-    );
-  });
   it("shows the server's reason for bad data, or a general one", () => {
     expect(registrationErrorMessage(new ApiError(400, 'Phone number is required'))).toBe('Phone number is required');
     expect(registrationErrorMessage(new ApiError(400, ''))).toBe('Invalid data provided. Please check your information.');

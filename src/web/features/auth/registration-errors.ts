@@ -1,7 +1,6 @@
 import { ApiError } from '@/web/lib/request';
 
 export const REGISTRATION_MESSAGES = {
-  taken: 'This email is already registered. Please use a different email address.',
   invalid: 'Invalid data provided. Please check your information.',
   server: 'Server error. Please try again in a few moments.',
   network: 'Network error. Please check your connection and try again.',
@@ -14,7 +13,6 @@ export const REGISTRATION_FIELD_ORDER = ['schoolName', 'email', 'phone', 'passwo
 /** What a failed registration tells the person (platform §8, Registration). */
 export function registrationErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError) || error.status === 0) return REGISTRATION_MESSAGES.network;
-  if (error.status === 409) return REGISTRATION_MESSAGES.taken;
   if (error.status === 400) return error.message || REGISTRATION_MESSAGES.invalid;
   if (error.status >= 500) return REGISTRATION_MESSAGES.server;
   return error.message || REGISTRATION_MESSAGES.failed;

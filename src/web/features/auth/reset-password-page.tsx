@@ -1,8 +1,9 @@
 import { CheckCircle2Icon, CheckIcon, CircleIcon } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { resetPasswordFormSchema } from '@/domain/auth';
+import { isCommonPassword, MIN_PASSWORD_LENGTH, resetPasswordFormSchema } from '@/domain/auth';
 import { AuthLayout } from '@/web/components/auth-layout';
+import { PasswordStrengthMeter } from '@/web/components/password-strength-meter';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -11,8 +12,7 @@ import { PasswordInput } from '@/web/components/ui/password-input';
 import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
 import { authApi } from './api';
-
-const MIN_LENGTH = 6;
+import { PASSWORD_TEXTS } from './texts';
 
 /** Set a new password from the mailed link (platform §2 /reset-password, §5). */
 export function ResetPasswordPage() {
@@ -25,7 +25,7 @@ export function ResetPasswordPage() {
 
   if (!token) return <Navigate to="/forgot-password" replace />;
 
-  const longEnough = newPassword.length >= MIN_LENGTH;
+  const longEnough = newPassword.length >= MIN_PASSWORD_LENGTH && !isCommonPassword(newPassword);
   const matches = newPassword.length > 0 && newPassword === confirmPassword;
   const mismatch = confirmPassword.length > 0 && newPassword !== confirmPassword;
 
@@ -80,6 +80,7 @@ export function ResetPasswordPage() {
             <Field label="New password" htmlFor="newPassword">
               <PasswordInput id="newPassword" autoComplete="new-password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
             </Field>
+            <PasswordStrengthMeter password={newPassword} />
             <Field label="Confirm new password" htmlFor="confirmPassword" error={mismatch ? 'Passwords do not match' : undefined}>
               <PasswordInput
                 id="confirmPassword"
@@ -90,12 +91,12 @@ export function ResetPasswordPage() {
               />
             </Field>
             <div className="rounded-lg border bg-muted/40 p-3 text-sm">
-              <p className="mb-1.5 font-medium">Password requirements</p>
+              <p className="mb-1.5 font-medium">{PASSWORD_TEXTS.requirementsTitle}</p>
               <ul className="grid gap-1">
-                <Requirement met={longEnough}>At least {MIN_LENGTH} characters</Requirement>
-                <Requirement met={matches}>Both passwords match</Requirement>
+                <Requirement met={longEnough}>{PASSWORD_TEXTS.requirementLength}, not a commonly used one</Requirement>
+                <Requirement met={matches}>{PASSWORD_TEXTS.requirementMatch}</Requirement>
               </ul>
-              <p className="mt-2 text-xs text-muted-foreground">A mix of upper- and lowercase letters, numbers and symbols makes it stronger.</p>
+              <p className="mt-2 text-xs text-muted-foreground">{PASSWORD_TEXTS.advice}</p>
             </div>
             <Button type="submit" disabled={busy || !longEnough || !matches} className="w-full">
               {busy ? 'Resetting...' : 'Reset Password'}

@@ -8,7 +8,7 @@ export interface FinancialReport {
   fromDate: string;
   toDate: string;
   generatedAt: string;
-  summary: { totalMonthlyIncome: string; totalYearlyIncome: string; totalIncome: string; totalExpenses: string; netProfit: string };
+  summary: { totalMonthlyIncome: string; totalYearlyIncome: string; totalOtherIncome: string; totalArrearsCollected: string; totalIncome: string; totalExpenses: string; netProfit: string };
   monthlyFees: Array<{ studentName: string; studentClass: string; section: string; rollNumber: number; month: string; year: number; tuitionFee: string; busFee: string; total: string; tuitionDate: string }>;
   yearlyFees: Array<{ studentName: string; studentClass: string; section: string; rollNumber: number; year: string; admissionFee: string; examFee: string; booksFee: string; uniformFee: string; miscFee: string; otherFee: string; total: string; paymentDate: string }>;
   expenses: Array<{ date: string; description: string; category: string; amount: string }>;

@@ -85,6 +85,8 @@ export function FinancialReportDialog({ open, onOpenChange }: { open: boolean; o
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <Figure label="Monthly Income" value={rupees(report.summary.totalMonthlyIncome)} />
               <Figure label="Yearly Income" value={rupees(report.summary.totalYearlyIncome)} />
+              <Figure label="Other Fees" value={rupees(report.summary.totalOtherIncome)} />
+              <Figure label="Arrears Collected" value={rupees(report.summary.totalArrearsCollected)} />
               <Figure label="Total Expenses" value={rupees(report.summary.totalExpenses)} />
               <Figure
                 label="Net Profit"

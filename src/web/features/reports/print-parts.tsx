@@ -51,6 +51,7 @@ export function PrintTable({
   totals,
   empty,
   note,
+  dense = false,
 }: {
   title: string;
   columns: PrintColumn[];
@@ -58,17 +59,21 @@ export function PrintTable({
   totals: Record<string, ReactNode> | null;
   empty: string;
   note?: string | undefined;
+  /** on paper: small type, tight rows and one line per row, so a long list takes few pages */
+  dense?: boolean;
 }) {
+  const cell = dense ? 'print:px-1 print:py-px print:whitespace-nowrap print:leading-tight' : '';
   return (
-    <section className="mt-5 break-inside-avoid-page">
+    // a short table stays on one page; a long one (the defaulters) may start where the page has room
+    <section className={cn('mt-5 print:mt-3', rows.length <= 20 && 'break-inside-avoid-page')}>
       <h2 className="mb-1 text-base font-semibold">{title}</h2>
       {note ? <p className="mb-1 text-xs text-muted-foreground print:text-black">{note}</p> : null}
       <div className="overflow-x-auto print:overflow-visible">
-        <table className="w-full border-collapse text-xs sm:text-sm print:text-[10pt]">
+        <table className={cn('w-full border-collapse text-xs sm:text-sm', dense ? 'print:text-[7.5pt]' : 'print:text-[10pt]')}>
           <thead>
             <tr>
               {columns.map((c) => (
-                <th key={c.key} className={cn('border bg-muted px-2 py-1 text-left font-semibold print:bg-gray-100', c.numeric && 'text-right')}>
+                <th key={c.key} className={cn('border bg-muted px-2 py-1 text-left font-semibold print:bg-gray-100', cell, c.numeric && 'text-right')}>
                   {c.label}
                 </th>
               ))}
@@ -85,7 +90,7 @@ export function PrintTable({
               rows.map((r, i) => (
                 <tr key={i} className="break-inside-avoid">
                   {columns.map((c) => (
-                    <td key={c.key} className={cn('border px-2 py-1 align-top', c.numeric && 'text-right tabular-nums whitespace-nowrap')}>
+                    <td key={c.key} className={cn('border px-2 py-1 align-top', cell, c.numeric && 'text-right tabular-nums whitespace-nowrap')}>
                       {r[c.key]}
                     </td>
                   ))}
@@ -94,10 +99,11 @@ export function PrintTable({
             )}
           </tbody>
           {totals && rows.length > 0 ? (
-            <tfoot>
+            // the total once, after the last row (a repeated footer would look like a page total)
+            <tfoot className="print:table-row-group">
               <tr className="font-semibold">
                 {columns.map((c) => (
-                  <td key={c.key} className={cn('border bg-muted/60 px-2 py-1 print:bg-gray-50', c.numeric && 'text-right tabular-nums whitespace-nowrap')}>
+                  <td key={c.key} className={cn('border bg-muted/60 px-2 py-1 print:bg-gray-50', cell, c.numeric && 'text-right tabular-nums whitespace-nowrap')}>
                     {totals[c.key]}
                   </td>
                 ))}

@@ -8,7 +8,7 @@ import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { FullPageSpinner } from '@/web/components/ui/spinner';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { formatLongDate, rupees } from '@/web/lib/format';
+import { formatGeneratedAt, formatLongDate, rupees } from '@/web/lib/format';
 import { downloadFile, financialPath, financialReportQuery, reportPath, reportQuery, type FinancialReport } from './api';
 import { PrintFooter, PrintHeader, PrintTable, SummaryGrid } from './print-parts';
 
@@ -102,6 +102,8 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
   const name = `${kind}-report`;
   return (
     <main className={page}>
+      {/* A4 with narrow margins: 64 defaulters fit on two pages (issue item 11) */}
+      <style>{'@page { size: A4; margin: 10mm 8mm; } @media print { html, body { background: white; } }'}</style>
       <Toolbar
         onExcel={() => downloadFile(reportPath(kind, query, '.xlsx'), `${name}.xlsx`)}
         onCsv={() => downloadFile(reportPath(kind, query, '.csv'), `${name}.csv`)}
@@ -114,7 +116,7 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
           ) : null
         }
       />
-      <PrintHeader schoolName={doc.schoolName} title={doc.title} lines={[doc.subtitle, `Generated on ${formatLongDate(doc.generatedAt)}`]} />
+      <PrintHeader schoolName={doc.schoolName} title={doc.title} lines={[doc.subtitle, `Generated on ${formatGeneratedAt(doc.generatedAt)}`]} />
       <SummaryGrid items={doc.summary.map((s) => ({ label: s.label, value: s.kind === 'money' ? rupees(String(s.value)) : String(s.value), tone: s.tone }))} />
       {doc.tables.map((t) => (
         <PrintTable
@@ -124,6 +126,7 @@ function DocumentPrint({ kind, query, autoPrint, onSort }: { kind: ReportKind; q
           rows={t.rows.map((r) => Object.fromEntries(t.columns.map((c) => [c.key, show(c.kind, r[c.key])])))}
           totals={t.totals ? Object.fromEntries(t.columns.map((c) => [c.key, show(c.kind, t.totals![c.key])])) : null}
           empty={t.empty}
+          dense
         />
       ))}
       <PrintFooter />
@@ -170,12 +173,14 @@ function FinancialPrint({ fromDate, toDate, autoPrint }: { fromDate: string; toD
       <PrintHeader
         schoolName={r.schoolName}
         title="Financial Report"
-        lines={[`Period: ${formatLongDate(r.fromDate)} to ${formatLongDate(r.toDate)}`, `Generated on ${formatLongDate(r.generatedAt)}`]}
+        lines={[`Period: ${formatLongDate(r.fromDate)} to ${formatLongDate(r.toDate)}`, `Generated on ${formatGeneratedAt(r.generatedAt)}`]}
       />
       <SummaryGrid
         items={[
           { label: 'Monthly Income', value: rupees(r.summary.totalMonthlyIncome) },
           { label: 'Yearly Income', value: rupees(r.summary.totalYearlyIncome) },
+          { label: 'Other Fees', value: rupees(r.summary.totalOtherIncome) },
+          { label: 'Arrears Collected', value: rupees(r.summary.totalArrearsCollected) },
           { label: 'Total Expenses', value: rupees(r.summary.totalExpenses) },
           { label: 'Net Profit', value: rupees(net), tone: net.startsWith('-') ? 'bad' : 'good' },
         ]}

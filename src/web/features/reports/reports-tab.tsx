@@ -37,10 +37,10 @@ interface CardSpec {
 }
 
 const CARDS: CardSpec[] = [
-  { kind: 'yearly', icon: CalendarRangeIcon, description: 'The session month by month: fees due, collected and outstanding, and the yearly fees by head.', bySession: true },
-  { kind: 'class-wise', icon: LayoutListIcon, description: 'Each class and section: students, fees due till date, received, outstanding and collection rate.', bySession: true },
+  { kind: 'yearly', icon: CalendarRangeIcon, description: 'The session month by month: fees due, concession, received and outstanding, and the yearly fees by head.', bySession: true },
+  { kind: 'class-wise', icon: LayoutListIcon, description: 'Each class and section: fees due till date, concession, received, outstanding, advance and other fees.', bySession: true },
   { kind: 'income-expense', icon: ScaleIcon, description: 'Money received and spent in each month of the session, and expenses by category.', bySession: true },
-  { kind: 'pending-fees', icon: TriangleAlertIcon, description: 'Every student with dues: months due, monthly, yearly and previous balance, sortable by class or amount.' },
+  { kind: 'pending-fees', icon: TriangleAlertIcon, description: 'Every student with dues on one line: months due (Apr–Nov), monthly, yearly and previous balance, sortable by class or amount.' },
   { kind: 'session', icon: LandmarkIcon, description: 'The whole session by class, with balances carried forward, income and expenses.', bySession: true },
 ];
 

@@ -6,7 +6,9 @@ import { api } from '@/web/lib/request';
 /** Account settings calls (operations §7). The confirmation field never leaves the browser. */
 export const settingsApi = {
   changePassword: (body: { currentPassword: string; newPassword: string }) => api.post<{ message: string }>('/api/auth/change-password', body),
-  changeEmail: (body: { newEmail: string; password: string }) => api.post<{ message: string; user: User }>('/api/auth/change-email', body),
+  /** asks for the change: the address changes only once the link mailed to it is opened */
+  changeEmail: (body: { newEmail: string; password: string }) =>
+    api.post<{ message: string; user: User; pendingEmail: string }>('/api/auth/change-email', body),
   updateSchool: (body: SchoolInfoInput) => api.put<{ message: string; school: School }>('/api/schools/update-info', body),
 };
 
@@ -14,13 +16,9 @@ export function useChangePassword() {
   return useMutation({ mutationFn: settingsApi.changePassword });
 }
 
-/** Email and school updates refetch the current user (operations §4), so every screen shows the new values. */
+/** Nothing changes until the new inbox confirms, so there is nothing to refetch yet. */
 export function useChangeEmail() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: settingsApi.changeEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ME_KEY }),
-  });
+  return useMutation({ mutationFn: settingsApi.changeEmail });
 }
 
 export function useUpdateSchool() {

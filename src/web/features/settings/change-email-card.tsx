@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MailIcon } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { changeEmailSchema } from '@/domain/auth';
 import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
@@ -12,12 +13,14 @@ import { Field } from '@/web/components/ui/label';
 import { PasswordInput } from '@/web/components/ui/password-input';
 import { refusalMessage, serverFieldErrors } from '@/web/lib/form-errors';
 import { useChangeEmail } from './api';
+import { SETTINGS_TEXTS } from './texts';
 
 type Values = z.input<typeof changeEmailSchema>;
 const FIELDS = ['newEmail', 'password'] as const;
 
 export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
   const mutation = useChangeEmail();
+  const [sent, setSent] = useState<string | null>(null);
   // the shared schema plus the one rule that needs the signed-in user's address
   const schema = useMemo(
     () =>
@@ -32,13 +35,15 @@ export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await mutation.mutateAsync(values);
+      const answer = await mutation.mutateAsync(values);
       // operations §4: the email form keeps the new address and clears the password
       form.reset({ newEmail: values.newEmail, password: '' });
-      toast.success({ title: 'Email Updated Successfully', description: 'Your account email has been changed and updated across the system.' });
+      setSent(answer.message);
+      toast.success({ title: SETTINGS_TEXTS.emailSentToast, description: answer.message });
     } catch (error) {
+      setSent(null);
       for (const [name, message] of serverFieldErrors(error, FIELDS)) form.setError(name, { message });
-      toast.error({ title: 'Email Change Failed', description: refusalMessage(error, 'Unable to change email. Please verify your password and try again.') });
+      toast.error({ title: SETTINGS_TEXTS.emailFailedToast, description: refusalMessage(error, SETTINGS_TEXTS.emailFailed) });
     }
   });
 
@@ -49,9 +54,16 @@ export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
           <MailIcon className="size-5 text-primary" />
           Change Email Address
         </CardTitle>
-        <CardDescription>You sign in with this address and receive account emails there.</CardDescription>
+        <CardDescription>{SETTINGS_TEXTS.emailDescription}</CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
+        {sent ? (
+          <Alert variant="info">
+            <MailIcon />
+            <AlertTitle>{SETTINGS_TEXTS.emailSentTitle}</AlertTitle>
+            <AlertDescription>{sent}</AlertDescription>
+          </Alert>
+        ) : null}
         <form onSubmit={onSubmit} className="grid gap-4" noValidate aria-label="Change Email Address">
           <Field label="New email address" htmlFor="newEmail" error={errors.newEmail?.message}>
             <Input id="newEmail" type="email" autoComplete="email" placeholder="office@school.in" aria-invalid={Boolean(errors.newEmail)} {...form.register('newEmail')} />

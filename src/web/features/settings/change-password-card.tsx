@@ -3,6 +3,7 @@ import { KeyRoundIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { changePasswordFormSchema } from '@/domain/auth';
+import { PasswordStrengthMeter } from '@/web/components/password-strength-meter';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -10,7 +11,7 @@ import { Field } from '@/web/components/ui/label';
 import { PasswordInput } from '@/web/components/ui/password-input';
 import { refusalMessage, serverFieldErrors } from '@/web/lib/form-errors';
 import { useChangePassword } from './api';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { SETTINGS_TEXTS } from './texts';
 
 type Values = z.infer<typeof changePasswordFormSchema>;
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
@@ -40,7 +41,7 @@ export function ChangePasswordCard() {
           <KeyRoundIcon className="size-5 text-primary" />
           Change Password
         </CardTitle>
-        <CardDescription>Use at least 6 characters with an uppercase letter, a lowercase letter and a number. Other devices are signed out.</CardDescription>
+        <CardDescription>{SETTINGS_TEXTS.passwordDescription}</CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} className="grid gap-4" noValidate aria-label="Change Password">

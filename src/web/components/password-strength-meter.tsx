@@ -8,7 +8,11 @@ const COLOURS = {
   Strong: { bar: 'bg-green-500', text: 'text-green-700 dark:text-green-400' },
 } as const;
 
-/** Live strength of the new password (operations §4); shown only once something is typed. */
+/**
+ * Live strength of a new password and what would make it acceptable or stronger, judged by the
+ * shared password policy (src/domain/password-policy.ts). Used on registration, reset and change;
+ * shown only once something is typed.
+ */
 export function PasswordStrengthMeter({ password }: { password: string }) {
   if (!password) return null;
   const strength = passwordStrength(password);
@@ -20,6 +24,7 @@ export function PasswordStrengthMeter({ password }: { password: string }) {
         <span className={cn('font-semibold', colour.text)}>{strength.label}</span>
       </div>
       <Progress value={strength.percent} label={`Password strength: ${strength.label}`} className="h-1.5" indicatorClassName={colour.bar} />
+      <p className={cn('text-xs', strength.label === 'Weak' ? colour.text : 'text-muted-foreground')}>{strength.hint}</p>
     </div>
   );
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "students" ADD COLUMN "fees_from_month" text;--> statement-breakpoint
+ALTER TABLE "students" ADD CONSTRAINT "students_fees_from_month_format" CHECK ("students"."fees_from_month" is null or "students"."fees_from_month" ~ '^[0-9]{4}-(0[1-9]|1[0-2])$');

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRupees } from '../../domain/money';
+import type { ReportDocument, ReportTable } from '../../domain/report-document';
+import { seedDemoSchool } from '../demo/seed-demo';
+import { client, createTestApp, type TestContext } from '../test/harness';
+
+/**
+ * Issue item 10, "reports reconcile": on every report of the demo school (30 students, the clock at
+ * 22 November 2026), every row and total with Due, Received and Outstanding also shows the
+ * Concession, and Due − Concession − Received = Outstanding to the paisa; money a report does not
+ * count against its dues (advance months, other fees, arrears) has its own line, so each report's
+ * money adds up to the Financial report of the same dates.
+ *
+ * On top of the demo school's own ledger, three things every school sees: a month paid short at the
+ * counter (a concession), December paid in advance, and a laboratory fee (no dues of its own).
+ */
+
+let ctx: TestContext;
+let api: ReturnType<typeof client>;
+const TODAY = '2026-11-22';
+const CURRENT = { name: '2026-2027', from: '2026-04-01', to: '2027-03-31' };
+const PREVIOUS = { name: '2025-2026', from: '2025-04-01', to: '2026-03-31' };
+
+beforeAll(async () => {
+  ctx = await createTestApp({ now: new Date('2026-11-22T06:00:00.000Z') });
+  const demo = await seedDemoSchool(ctx.app, ctx.database.db, {
+    email: 'principal@reconcile.test',
+    password: 'a demo password 123',
+    schoolName: 'Reconcile Public School',
+    students: 30,
+    now: ctx.clock.now(),
+    log: () => {},
+  });
+  const login = await client(ctx.app).post('/api/auth/login', { email: demo.email, password: demo.password });
+  api = client(ctx.app, login.json().token);
+
+  // a new Class 5 student: November paid short at the counter (a concession), December ahead, a laboratory fee
+  const added = await api.post('/api/students', { name: 'Ruhaan Mir', class: 'Class 5', section: 'A', parentPhone: '9419000000', monthlyBusFee: '0', enrollmentDate: CURRENT.from });
+  expect(added.statusCode, added.body).toBe(201);
+  const student = added.json() as { id: string };
+  const entry = (month: string) => ({ month, year: 2026, tuitionFee: '100', tuitionDate: TODAY, busFee: null, busDate: null });
+  const save = await api.post('/api/monthly-fee-entries/bulk', { studentId: student.id, academicYear: CURRENT.name, entries: [entry('November'), entry('December')] });
+  expect(save.statusCode, save.body).toBe(201);
+  const lab = await api.post('/api/fees', { studentId: student.id, fees: [{ type: 'laboratory', amount: '750' }], paidOn: TODAY, paymentMode: 'cash' });
+  expect(lab.statusCode, lab.body).toBe(201);
+}, 300_000);
+afterAll(() => ctx.close());
+
+async function get(path: string): Promise<ReportDocument> {
+  const res = await api.get(path);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as ReportDocument;
+}
+
+async function financial(from: string, to: string) {
+  const res = await api.get(`/api/reports/financial?fromDate=${from}&toDate=${to}&limit=1`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { summary: Record<string, string> };
+}
+
+const paise = (v: unknown): number => {
+  const p = parseRupees(String(v));
+  if (p === null) throw new Error(`not an amount: ${String(v)}`);
+  return p;
+};
+
+/** Every row and the total of a table with Due and Outstanding: Due − Concession − Received = Outstanding. */
+function expectIdentity(doc: ReportDocument, t: ReportTable) {
+  const keys = t.columns.map((c) => c.key);
+  const due = keys.find((k) => k === 'due' || k === 'expected')!;
+  const received = keys.find((k) => k === 'received' || k === 'collected')!;
+  const lines = [...t.rows, ...(t.totals ? [t.totals] : [])];
+  expect(lines.length, `${doc.title} / ${t.title}`).toBeGreaterThan(0);
+  for (const row of lines) {
+    const where = `${doc.title} / ${t.title} / ${JSON.stringify(row)}`;
+    const concession = row.concession === undefined ? 0 : paise(row.concession);
+    expect(paise(row[due]) - concession - paise(row[received]), where).toBe(paise(row.outstanding));
+  }
+}
+
+const reconcilable = (t: ReportTable) => t.columns.some((c) => c.key === 'outstanding') && t.columns.some((c) => c.key === 'due' || c.key === 'expected');
+const summaryOf = (doc: ReportDocument) => new Map(doc.summary.map((s) => [s.label, s.value]));
+const value = (doc: ReportDocument, label: string) => {
+  const v = summaryOf(doc).get(label);
+  expect(v, `${doc.title}: summary "${label}"`).toBeDefined();
+  return paise(v);
+};
+
+describe('every report of the demo school reconciles', () => {
+  it('every row and total with Due and Outstanding shows the Concession, and Due − Concession − Received = Outstanding', async () => {
+    const docs = [
+      await get('/api/reports/monthly?month=2026-11'),
+      await get('/api/reports/monthly?month=2026-10'),
+      await get('/api/reports/monthly?month=2026-04'),
+      await get('/api/reports/monthly?month=2025-09'),
+      await get('/api/reports/yearly'),
+      await get(`/api/reports/yearly?academicYear=${PREVIOUS.name}`),
+      await get('/api/reports/class-wise'),
+      await get(`/api/reports/class-wise?academicYear=${PREVIOUS.name}`),
+      await get('/api/reports/session'),
+      await get(`/api/reports/session?academicYear=${PREVIOUS.name}`),
+    ];
+    for (const doc of docs) {
+      const tables = doc.tables.filter(reconcilable);
+      expect(tables.length, doc.title).toBeGreaterThan(0);
+      for (const t of tables) {
+        expect(t.columns.map((c) => c.key), `${doc.title} / ${t.title}`).toContain('concession');
+        expectIdentity(doc, t);
+      }
+    }
+  });
+
+  it('the Financial report: Yearly Income is the yearly heads only; other fees and arrears have their own lines', async () => {
+    const f = await financial(CURRENT.from, TODAY);
+    const s = f.summary;
+    expect(paise(s.totalOtherIncome)).toBe(75000);
+    expect(paise(s.totalArrearsCollected)).toBeGreaterThan(0);
+    expect(paise(s.totalMonthlyIncome) + paise(s.totalYearlyIncome) + paise(s.totalOtherIncome) + paise(s.totalArrearsCollected)).toBe(paise(s.totalIncome));
+  });
+
+  it('each session report’s received + advance + other fees + arrears equals the Financial report of the session’s dates', async () => {
+    for (const session of [CURRENT, PREVIOUS]) {
+      const income = paise((await financial(session.from, session.to)).summary.totalIncome);
+      for (const kind of ['yearly', 'class-wise', 'session']) {
+        const doc = await get(`/api/reports/${kind}?academicYear=${session.name}`);
+        const parts = ['Received against dues', 'Received in advance', 'Other fees', 'Arrears collected'].map((l) => value(doc, l));
+        expect(parts.reduce((a, b) => a + b, 0), `${doc.title}: ${parts.join(' + ')}`).toBe(income);
+        expect(value(doc, 'Total received'), doc.title).toBe(income);
+      }
+      const ie = await get(`/api/reports/income-expense?academicYear=${session.name}`);
+      expect(value(ie, 'Income')).toBe(income);
+    }
+    const current = await get('/api/reports/class-wise');
+    expect(value(current, 'Received in advance')).toBe(10000);
+    expect(value(current, 'Other fees')).toBe(75000);
+  });
+
+  it('the Monthly Report’s money of the month equals the Financial report of the month', async () => {
+    for (const [month, from, to] of [['2026-11', '2026-11-01', '2026-11-30'], ['2026-06', '2026-06-01', '2026-06-30'], ['2025-09', '2025-09-01', '2025-09-30']] as const) {
+      const doc = await get(`/api/reports/monthly?month=${month}`);
+      const byFee = doc.tables.find((t) => t.title.startsWith('Money received in'))!;
+      expect(paise(byFee.totals!.amount), doc.title).toBe(paise((await financial(from, to)).summary.totalIncome));
+    }
+  });
+
+  it('the Pending Fees list adds up per student and to the outstanding balance of the school stats', async () => {
+    const doc = await get('/api/reports/pending-fees');
+    const t = doc.tables[0]!;
+    for (const row of [...t.rows, t.totals!]) {
+      expect(paise(row.monthly) + paise(row.yearly) + paise(row.previous), JSON.stringify(row)).toBe(paise(row.total));
+    }
+    const stats = (await api.get('/api/stats/school')).json() as { pendingFees: string };
+    expect(paise(t.totals!.total)).toBe(paise(stats.pendingFees));
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The words the reports share, so every report names the same money the same way (issue item 10:
+ * every report with Due, Received and Outstanding also shows the Concession, and the money it does
+ * not count against its dues has its own line).
+ */
+export const RECONCILE = {
+  due: 'Due',
+  dueTillDate: 'Due till date',
+  concession: 'Concession',
+  received: 'Received',
+  outstanding: 'Outstanding',
+  receivedAgainstDues: 'Received against dues',
+  advance: 'Received in advance',
+  other: 'Other fees',
+  arrears: 'Arrears collected',
+  totalReceived: 'Total received',
+  toCome: 'Still to come',
+} as const;

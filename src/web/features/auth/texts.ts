@@ -1,0 +1,20 @@
+import { MIN_PASSWORD_LENGTH } from '@/domain/auth';
+
+/** Texts of the sign-in, registration and recovery pages that are not in the spec's message lists. */
+export const PASSWORD_TEXTS = {
+  hint: `At least ${MIN_PASSWORD_LENGTH} characters; not a commonly used password.`,
+  requirementLength: `At least ${MIN_PASSWORD_LENGTH} characters`,
+  requirementMatch: 'Both passwords match',
+  requirementsTitle: 'Password requirements',
+  advice: 'A longer password, or a few unrelated words, is stronger than one with symbols swapped in.',
+} as const;
+
+export const EMAIL_CHANGE_TEXTS = {
+  confirming: 'Confirming your new email...',
+  doneTitle: 'Email Changed',
+  failedTitle: 'Email Change Failed',
+  missingToken: 'This link is incomplete. Open the link from your email again, or ask for the change again from Settings.',
+  network: 'Network error. Please check your connection and try again.',
+  signIn: 'Go to Login',
+  settings: 'Back to Settings',
+} as const;
