@@ -53,7 +53,7 @@ describe('dues start from the admission month', () => {
     expect(stats.expectedMonthlyIncome).toBe('3000.00');
     const classWise = (await school.api.get('/api/reports/class-wise')).json();
     const total = classWise.tables[0].totals;
-    expect(P(total.expected)).toBe(P('3500.00') + P('14000.00'));
+    expect(P(total.due)).toBe(P('3500.00') + P('14000.00'));
     expect(P(total.outstanding)).toBe(P('17500.00'));
     const defaulters = (await school.api.get('/api/reports/pending-fees')).json();
     const row = defaulters.tables[0].rows.find((r: { name?: string; student?: string }) => (r.name ?? r.student) === 'Naina Rao');
