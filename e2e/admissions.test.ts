@@ -45,4 +45,36 @@ describe.skipIf(skipReason())('a mid-year admission', () => {
     const first = school.months[0]!;
     if (first.key < thisMonth.key) expect(await months.getByRole('listitem', { name: `${first.month} ${first.year}: Not Recorded` }).isVisible()).toBe(true);
   });
+
+  it('₹12 paid on the books fee shows Partial and the rest is collected on the same card', async () => {
+    await school.call('POST', '/api/students', { name: 'Irfan Mir', class: 'Class 4', section: 'B', feesFromMonth: school.session.startDate.slice(0, 7) });
+    const page = await e2e.newPage();
+    await openDashboard(page, school.token, 'yearly-fees');
+    await soon(() => page.getByRole('heading', { name: 'Yearly Fee Management' }).isVisible()).toBe(true);
+    await page.getByLabel('Class', { exact: true }).selectOption('Class 4');
+    await page.getByLabel('Section', { exact: true }).selectOption('B');
+    await page.getByLabel('Roll Number', { exact: true }).selectOption({ label: '1 - Irfan Mir' });
+    const books = page.getByLabel('Books Fee amount');
+    await soon(() => books.getAttribute('placeholder')).toBe('1200.00');
+    const save = async () => {
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Save' }).click();
+      await soon(() => toast(page, 'Yearly fee data saved successfully!').isVisible()).toBe(true);
+    };
+    await books.fill('12');
+    await save();
+    const card = page.getByRole('group', { name: 'Books Fee' });
+    await soon(() => card.textContent()).toContain('Partial ₹12.00 of ₹1,200.00');
+    expect(await card.textContent()).toContain('₹1,188.00 still due');
+    // the card stays open for the rest, and refuses more than is left
+    expect(await books.getAttribute('readonly')).toBeNull();
+    await soon(() => books.getAttribute('placeholder')).toBe('1188.00');
+    await books.fill('1200');
+    await soon(() => card.getByRole('alert').textContent()).toBe('Only ₹1,188.00 is still due on this fee');
+    await books.fill('1188');
+    await save();
+    await soon(() => card.textContent()).toContain('Paid');
+    await soon(() => books.getAttribute('readonly')).not.toBeNull();
+    expect(await books.inputValue()).toBe('1200.00');
+  });
 });

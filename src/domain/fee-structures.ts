@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rupeeInput } from './amount-input';
-import { addPaise, type Paise } from './money';
+import { addPaise, type Paise, type RoundingStep } from './money';
 import { normaliseAcademicYear } from './sessions';
 import { classInput } from './students';
 
@@ -81,27 +81,42 @@ export const percentageInput = z
     return text;
   });
 
+const academicYearOrNull = z
+  .string()
+  .nullish()
+  .transform((v, ctx): string | null => {
+    const raw = (v ?? '').trim();
+    if (!raw) return null;
+    const year = normaliseAcademicYear(raw);
+    if (!year) {
+      ctx.addIssue({ code: 'custom', message: ACADEMIC_YEAR_MESSAGE });
+      return z.NEVER;
+    }
+    return year;
+  });
+
+export const ROUNDING_MESSAGE = 'Round to ₹1, ₹5 or ₹10';
+
 export const bulkAdjustSchema = z.object({
   percentage: percentageInput,
+  /**
+   * the year whose structures are raised; when it differs from academicYear, that year's structures
+   * are written from this year's raised amounts (next year's fees from this year's), and this year's
+   * dues do not change
+   */
+  fromAcademicYear: academicYearOrNull,
+  /** new amounts round half-up to this many rupees (1, 5 or 10); 1 when left out */
+  roundTo: z
+    .union([z.literal(1), z.literal(5), z.literal(10), z.literal('1'), z.literal('5'), z.literal('10')], { error: ROUNDING_MESSAGE })
+    .nullish()
+    .transform((v): RoundingStep => (v ? (Number(v) as RoundingStep) : 1)),
   feeTypes: z
     .object(Object.fromEntries(FEE_HEADS.map((h) => [h, z.boolean().optional().default(false)])) as Record<FeeHead, z.ZodDefault<z.ZodOptional<z.ZodBoolean>>>, {
       error: FEE_TYPES_MESSAGE,
     })
     .refine((t) => FEE_HEADS.some((h) => t[h]), FEE_TYPES_MESSAGE),
-  /** only the structures of this year; all years when left out */
-  academicYear: z
-    .string()
-    .nullish()
-    .transform((v, ctx): string | null => {
-      const raw = (v ?? '').trim();
-      if (!raw) return null;
-      const year = normaliseAcademicYear(raw);
-      if (!year) {
-        ctx.addIssue({ code: 'custom', message: ACADEMIC_YEAR_MESSAGE });
-        return z.NEVER;
-      }
-      return year;
-    }),
+  /** the year written: only its structures change; all years (in place) when left out */
+  academicYear: academicYearOrNull,
 });
 export type BulkAdjustInput = z.input<typeof bulkAdjustSchema>;
 export type BulkAdjust = z.output<typeof bulkAdjustSchema>;

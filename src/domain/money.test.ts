@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountInWords, formatINR, increaseByPercent, paise, parseRupees, toRupeeString } from './money';
+import { amountInWords, formatINR, increaseByPercent, paise, parseRupees, raiseFee, roundToRupees, toRupeeString } from './money';
 
 describe('parseRupees', () => {
   it.each([
@@ -86,5 +86,17 @@ describe('amountInWords', () => {
     [9_900, 'Rupees Ninety-Nine Only'],
   ])('%i paise', (value, words) => {
     expect(amountInWords(paise(value))).toBe(words);
+  });
+});
+
+describe('annual increment rounding', () => {
+  it('rounds half-up to whole rupees, fives or tens, never through a float', () => {
+    expect(roundToRupees(paise(181_995), 1)).toBe(182_000);
+    expect(roundToRupees(paise(135_740), 5)).toBe(135_500);
+    expect(roundToRupees(paise(135_750), 5)).toBe(136_000);
+    expect(roundToRupees(paise(135_740), 10)).toBe(136_000);
+    expect(roundToRupees(paise(50), 1)).toBe(100);
+    expect(roundToRupees(paise(49), 1)).toBe(0);
+    expect(raiseFee(paise(165_450), '10', 10)).toBe(182_000);
   });
 });

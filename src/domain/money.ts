@@ -93,6 +93,21 @@ export function increaseByPercent(amount: Paise, percent: string): Paise {
   return paise(Math.floor((scaled + 5_000) / 10_000));
 }
 
+/** Rounding steps an annual increment may use: whole rupees, fives or tens. */
+export const ROUNDING_STEPS = [1, 5, 10] as const;
+export type RoundingStep = (typeof ROUNDING_STEPS)[number];
+
+/** Rounds half-up to a multiple of `step` rupees: ₹1,654.50 → ₹1,655 (₹1), ₹1,655 (₹5), ₹1,650 (₹10). */
+export function roundToRupees(amount: Paise, step: RoundingStep): Paise {
+  const unit = step * 100;
+  return paise(Math.floor((amount + unit / 2) / unit) * unit);
+}
+
+/** An annual increment: the percentage raise, then rounded to the chosen step of rupees. */
+export function raiseFee(amount: Paise, percent: string, step: RoundingStep): Paise {
+  return roundToRupees(increaseByPercent(amount, percent), step);
+}
+
 const ONES = [
   '', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven',
   'Twelve', 'Thirteen', 'Fourteen', 'Fifteen', 'Sixteen', 'Seventeen', 'Eighteen', 'Nineteen',

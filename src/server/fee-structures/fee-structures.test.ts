@@ -130,7 +130,7 @@ describe('Annual Fee Increment (bulk adjust)', () => {
     }
   });
 
-  it('raises only the chosen heads, half-up to the paisa, in one go (10% on 1000 → 1100, 7.5% on 333.33 → 358.33)', async () => {
+  it('raises only the chosen heads, half-up to whole rupees, in one go (10% on 1000 → 1100, 7.5% on 333.33 → 358)', async () => {
     const one = (await school.api.post('/api/class-fee-structures', structure())).json();
     const two = (await school.api.post('/api/class-fee-structures', structure({ className: 'Class 2', monthlyTuitionFee: '333.33', examFee: '0.05' }))).json();
     const ten = await school.api.put('/api/class-fee-structures/bulk-adjust', { percentage: 10, feeTypes: { monthlyTuitionFee: true, examFee: true } });
@@ -144,12 +144,12 @@ describe('Annual Fee Increment (bulk adjust)', () => {
       booksFee: '1200.50',
       miscFee: '333.33',
     });
-    // 0.05 + 10% = 0.055 → 0.06 (half-up)
-    expect(after.find((s) => s.id === two.id)).toMatchObject({ monthlyTuitionFee: '366.66', examFee: '0.06' });
+    // 333.33 + 10% = 366.66 → ₹367; 0.05 + 10% → ₹0 (whole rupees unless asked otherwise)
+    expect(after.find((s) => s.id === two.id)).toMatchObject({ monthlyTuitionFee: '367.00', examFee: '0.00' });
 
     const more = await school.api.put('/api/class-fee-structures/bulk-adjust', { percentage: '7.5', feeTypes: { miscFee: true } });
     const changed = more.json().structures as Array<Record<string, string>>;
-    expect(changed.find((s) => s.id === one.id)).toMatchObject({ miscFee: '358.33', monthlyTuitionFee: '1100.00' });
+    expect(changed.find((s) => s.id === one.id)).toMatchObject({ miscFee: '358.00', monthlyTuitionFee: '1100.00' });
     const audit = await ctx.database.db.execute(sql`select count(*)::int as n from audit_log where school_id = ${school.schoolId} and action = 'fee_structure.bulk_adjust'`);
     expect(audit.rows).toEqual([{ n: 2 }]);
   });
@@ -161,6 +161,34 @@ describe('Annual Fee Increment (bulk adjust)', () => {
     expect(res.json().structures[0]).toMatchObject({ id: next.id, monthlyTuitionFee: '3000.00' });
     const current = (await school.api.get('/api/class-fee-structures?class=Class%201&academicYear=2026-2027')).json();
     expect(current[0].monthlyTuitionFee).toBe('1100.00');
+  });
+});
+
+describe('the annual increment for next year', () => {
+  it('sets next year\'s fees from this year\'s, rounded to ₹1, ₹5 or ₹10, and leaves what students owe this year alone', async () => {
+    const s = await signUpSchool(ctx);
+    await s.api.post('/api/class-fee-structures', structure({ className: 'Class 3', academicYear: '2026-2027', monthlyTuitionFee: '1234', examFee: '799' }));
+    await s.api.post('/api/class-fee-structures', structure({ className: 'Class 4', academicYear: '2026-2027', monthlyTuitionFee: '1654.50' }));
+    // Class 4 already has next year's fees: they are replaced from this year's
+    await s.api.post('/api/class-fee-structures', structure({ className: 'Class 4', academicYear: '2027-2028', monthlyTuitionFee: '9' }));
+    const body = { percentage: 10, feeTypes: { monthlyTuitionFee: true }, fromAcademicYear: '2026-2027', academicYear: '2027-2028' };
+    const tuitionOf = async (className: string, year: string) =>
+      ((await s.api.get(`/api/class-fee-structures?class=${encodeURIComponent(className)}&academicYear=${year}`)).json() as Array<{ monthlyTuitionFee: string; examFee: string }>)[0];
+    // 1234 + 10% = 1357.40; 1654.50 + 10% = 1819.95
+    for (const [roundTo, class3, class4] of [[1, '1357.00', '1820.00'], [5, '1355.00', '1820.00'], [10, '1360.00', '1820.00']] as const) {
+      const res = await s.api.put('/api/class-fee-structures/bulk-adjust', { ...body, roundTo });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().updated).toBe(2);
+      expect((await tuitionOf('Class 3', '2027-2028'))!.monthlyTuitionFee).toBe(class3);
+      expect((await tuitionOf('Class 4', '2027-2028'))!.monthlyTuitionFee).toBe(class4);
+    }
+    // unchosen heads are carried over as they are; this year's structures did not move
+    expect((await tuitionOf('Class 3', '2027-2028'))!.examFee).toBe('799.00');
+    expect((await tuitionOf('Class 3', '2026-2027'))!.monthlyTuitionFee).toBe('1234.00');
+    expect((await tuitionOf('Class 4', '2026-2027'))!.monthlyTuitionFee).toBe('1654.50');
+    const bad = await s.api.put('/api/class-fee-structures/bulk-adjust', { ...body, roundTo: 3 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('Round to ₹1, ₹5 or ₹10');
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { FEE_HEADS, totalYearlyFees, type FeeHead, type FeeStructure } from '../../domain/fee-structures';
-import { increaseByPercent, paise, toRupeeString, type Paise } from '../../domain/money';
+import { paise, raiseFee, toRupeeString, type Paise, type RoundingStep } from '../../domain/money';
 import type { Db } from '../db/client';
 import { classFeeStructures } from '../db/schema';
 import { conflict } from '../lib/errors';
@@ -160,30 +160,70 @@ export async function updateFeeStructure(
  * half-up to the paisa with `increaseByPercent`, the one rounding rule of the product. The rows
  * are locked, the new amounts computed, and all written back in one UPDATE.
  */
+/**
+ * The annual increment in one statement. In place (no `fromAcademicYear`, or the same year): the
+ * year's structures are raised. From one year into another: the target year's structures are
+ * written (created or replaced) from the source year's raised amounts, so next year's fees can be
+ * set without touching what students owe this year. Unchosen heads are copied as they are.
+ */
 export async function bulkAdjustFeeStructures(
   tx: Db,
-  { schoolId, percentage, heads, academicYear, now }: { schoolId: string; percentage: string; heads: FeeHead[]; academicYear: string | null; now: Date },
+  {
+    schoolId,
+    percentage,
+    heads,
+    academicYear,
+    fromAcademicYear,
+    roundTo,
+    now,
+  }: { schoolId: string; percentage: string; heads: FeeHead[]; academicYear: string | null; fromAcademicYear: string | null; roundTo: RoundingStep; now: Date },
 ): Promise<{ before: FeeStructureRow[]; after: FeeStructureRow[] }> {
-  const before = await tx
+  const source = fromAcademicYear ?? academicYear;
+  const into = fromAcademicYear && academicYear && fromAcademicYear !== academicYear ? academicYear : null;
+  const sourceRows = await tx
     .select()
     .from(classFeeStructures)
-    .where(and(eq(classFeeStructures.schoolId, schoolId), academicYear ? eq(classFeeStructures.academicYear, academicYear) : undefined))
+    .where(and(eq(classFeeStructures.schoolId, schoolId), source ? eq(classFeeStructures.academicYear, source) : undefined))
     .for('update');
-  if (before.length === 0) return { before, after: [] };
-  const values = before.map((row) => {
+  if (sourceRows.length === 0) return { before: [], after: [] };
+  const raised = (row: FeeStructureRow) => {
     const a = amountsOf(row);
-    const next = FEE_HEADS.map((h) => (heads.includes(h) ? increaseByPercent(a[h], percentage) : a[h]));
-    return sql`(${row.id}::uuid, ${sql.join(next.map((n) => sql`${n}::bigint`), sql`, `)})`;
-  });
-  const result = await tx.execute(sql`
-    update ${classFeeStructures} as f set
-      monthly_tuition_fee_paise = v.tuition, yearly_fee_paise = v.yearly, exam_fee_paise = v.exam,
-      books_fee_paise = v.books, uniform_fee_paise = v.uniform, misc_fee_paise = v.misc,
-      updated_at = ${now.toISOString()}::timestamptz
-    from (values ${sql.join(values, sql`, `)}) as v(id, tuition, yearly, exam, books, uniform, misc)
-    where f.school_id = ${schoolId} and f.id = v.id
-    returning f.id`);
-  const ids = rowsOf<{ id: string }>(result).map((r) => r.id);
+    return FEE_HEADS.map((h) => (heads.includes(h) ? raiseFee(a[h], percentage, roundTo) : a[h]));
+  };
+  let ids: string[];
+  let before: FeeStructureRow[];
+  if (into) {
+    before = await tx
+      .select()
+      .from(classFeeStructures)
+      .where(and(eq(classFeeStructures.schoolId, schoolId), eq(classFeeStructures.academicYear, into)))
+      .for('update');
+    const values = sourceRows.map(
+      (row) => sql`(${schoolId}::uuid, ${row.className}, ${into}, ${sql.join(raised(row).map((n) => sql`${n}::bigint`), sql`, `)}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
+    );
+    const result = await tx.execute(sql`
+      insert into ${classFeeStructures} (school_id, class_name, academic_year, monthly_tuition_fee_paise, yearly_fee_paise, exam_fee_paise,
+                                         books_fee_paise, uniform_fee_paise, misc_fee_paise, created_at, updated_at)
+      values ${sql.join(values, sql`, `)}
+      on conflict (school_id, class_name, academic_year) do update set
+        monthly_tuition_fee_paise = excluded.monthly_tuition_fee_paise, yearly_fee_paise = excluded.yearly_fee_paise,
+        exam_fee_paise = excluded.exam_fee_paise, books_fee_paise = excluded.books_fee_paise,
+        uniform_fee_paise = excluded.uniform_fee_paise, misc_fee_paise = excluded.misc_fee_paise, updated_at = excluded.updated_at
+      returning id`);
+    ids = rowsOf<{ id: string }>(result).map((r) => r.id);
+  } else {
+    before = sourceRows;
+    const values = sourceRows.map((row) => sql`(${row.id}::uuid, ${sql.join(raised(row).map((n) => sql`${n}::bigint`), sql`, `)})`);
+    const result = await tx.execute(sql`
+      update ${classFeeStructures} as f set
+        monthly_tuition_fee_paise = v.tuition, yearly_fee_paise = v.yearly, exam_fee_paise = v.exam,
+        books_fee_paise = v.books, uniform_fee_paise = v.uniform, misc_fee_paise = v.misc,
+        updated_at = ${now.toISOString()}::timestamptz
+      from (values ${sql.join(values, sql`, `)}) as v(id, tuition, yearly, exam, books, uniform, misc)
+      where f.school_id = ${schoolId} and f.id = v.id
+      returning f.id`);
+    ids = rowsOf<{ id: string }>(result).map((r) => r.id);
+  }
   const after = await tx
     .select()
     .from(classFeeStructures)

@@ -103,8 +103,9 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
         summary: 'Annual fee increment: raise the chosen fee heads of every structure by a percentage',
         description:
           'percentage above 0 with at most 2 decimals ("Please enter a valid percentage greater than 0"); feeTypes: booleans for ' +
-          `${FEE_HEADS.join(', ')} ("Please select at least one fee type to increase"); academicYear (optional) limits it to that year. ` +
-          'New amounts round half-up to the paisa (10% on 1000.00 gives 1100.00). Answers the number of structures changed and the changed structures.',
+          `${FEE_HEADS.join(', ')} ("Please select at least one fee type to increase"); academicYear (optional) limits it to that year; ` +
+          'fromAcademicYear (optional): raise that year\'s structures into academicYear (next year\'s fees from this year\'s, creating or replacing them; this year\'s dues do not change). ' +
+          'roundTo 1, 5 or 10: new amounts round half-up to that many rupees (default 1: 10% on 1654.50 gives 1820.00). Answers the number of structures written and those structures.',
         security,
         body: bulkAdjustSchema,
         response: { 200: z.object({ updated: z.number().int(), structures: z.array(feeStructureDto) }), 400: errorDto, 402: errorDto },
@@ -112,15 +113,15 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     },
     async (request) => {
       const schoolId = schoolIdOf(request);
-      const { percentage, feeTypes, academicYear } = request.body;
+      const { percentage, feeTypes, academicYear, fromAcademicYear, roundTo } = request.body;
       const heads = FEE_HEADS.filter((h) => feeTypes[h]);
       const now = clock.now();
       const { after } = await db.transaction(async (tx) => {
-        const changed = await bulkAdjustFeeStructures(tx, { schoolId, percentage, heads, academicYear, now });
+        const changed = await bulkAdjustFeeStructures(tx, { schoolId, percentage, heads, academicYear, fromAcademicYear, roundTo, now });
         await audit(tx, request, {
           action: 'fee_structure.bulk_adjust',
           entity: 'class_fee_structure',
-          before: { percentage, feeTypes: heads, academicYear, structures: changed.before.map(toFeeStructureDto) },
+          before: { percentage, feeTypes: heads, academicYear, fromAcademicYear, roundTo, structures: changed.before.map(toFeeStructureDto) },
           after: { structures: changed.after.map(toFeeStructureDto) },
         });
         return changed;

@@ -11,6 +11,7 @@ import { NativeSelect } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { Spinner } from '@/web/components/ui/spinner';
 import { rupees } from '@/web/lib/format';
+import { sessionsQuery } from '@/web/lib/school-data';
 import { activeSessionQuery, feeStructuresQuery, type FeeStructure } from './api';
 import { BulkAdjustDialog } from './bulk-adjust-dialog';
 import { FeeStructureDialog } from './fee-structure-dialog';
@@ -27,6 +28,12 @@ export function FeeStructureTab() {
 
   const years = useMemo(() => [...new Set((structures.data ?? []).map((s) => s.academicYear))].sort().reverse(), [structures.data]);
   const activeYear = active.data?.sessionName ?? null;
+  const sessions = useQuery(sessionsQuery());
+  // the session after the running one, if it has been created: where next year's fees go
+  const nextYear =
+    (sessions.data ?? [])
+      .filter((s) => active.data && s.startDate > active.data.startDate)
+      .sort((a, b) => a.startDate.localeCompare(b.startDate))[0]?.sessionName ?? null;
   // Show the active session's year when it has structures, else the newest year.
   const year = pickedYear ?? (activeYear && years.includes(activeYear) ? activeYear : (years[0] ?? ALL_YEARS));
   const shown = useMemo(
@@ -117,7 +124,7 @@ export function FeeStructureTab() {
         defaultYear={activeYear ?? ''}
         onOpenChange={(open) => (open ? undefined : setEditing(null))}
       />
-      <BulkAdjustDialog open={adjusting} onOpenChange={setAdjusting} structures={structures.data ?? []} defaultYear={year === ALL_YEARS ? null : year} />
+      <BulkAdjustDialog open={adjusting} onOpenChange={setAdjusting} structures={structures.data ?? []} runningYear={activeYear} nextYear={nextYear} />
     </section>
   );
 }

@@ -1,0 +1,31 @@
+import { formatINR, type Paise } from '@/domain/money';
+
+/** The Annual Fee Increment dialog's texts in one place (a Hindi screen adds a file like this). */
+export const incrementTexts = {
+  title: 'Annual Fee Increment',
+  description: "Raise the chosen fees by a percentage. Next year's fees are set from this year's, so what students owe now does not change.",
+  percent: 'Increase by (%)',
+  percentHint: (from: Paise, to: Paise) => `e.g. ${formatINR(from)} → ${formatINR(to)}`,
+  percentPlaceholderHint: 'e.g. 10 for 10%',
+  from: 'From the fees of',
+  to: 'Apply to',
+  roundTo: 'Round to',
+  roundOption: (step: number) => `Nearest ₹${step}`,
+  runningWarning: (year: string) => `${year} is the running session: students' dues change as soon as you apply this.`,
+  replaceNote: (year: string, n: number) => `${n} ${n === 1 ? 'class already has' : 'classes already have'} fees for ${year}: they are replaced by the new amounts.`,
+  feeTypes: 'Fee types',
+  selectAll: 'Select All',
+  clearAll: 'Clear All',
+  preview: 'Preview',
+  previewClass: 'Class',
+  previewTuition: 'Monthly tuition',
+  previewYearly: 'Chosen yearly fees',
+  cancel: 'Cancel',
+  apply: 'Apply Increase',
+  applying: 'Applying...',
+  confirmTitle: (n: number, year: string) => `Raise the fees of ${n} ${n === 1 ? 'class' : 'classes'} for ${year}?`,
+  confirmDescription: (percent: string, step: number) => `Each chosen fee goes up by ${percent}% and is rounded to the nearest ₹${step}, as the preview shows.`,
+  done: 'Fee structures updated successfully with percentage increase',
+  failed: 'Failed to adjust fees',
+  invalid: 'Please enter a valid percentage greater than 0',
+} as const;
