@@ -1,5 +1,5 @@
 import { MARK_MAX } from '../../domain/results';
-import { addPage, cellText, contentBox, drawTable, FONT, pdfText, renderPdf, type Pdf, type TableColumn } from '../lib/pdf';
+import { addPage, cellText, contentBox, drawTable, pdfText, renderPdf, textWidth, type Pdf, type TableColumn } from '../lib/pdf';
 import type { Marksheet } from './marksheet';
 
 /**
@@ -72,9 +72,8 @@ function drawMarksheet(doc: Pdf, sheet: Marksheet, generatedOn: string): void {
   info.forEach(([label, value], i) => {
     const cx = inner.left + (i % 4) * cellWidth;
     const cy = y + Math.floor(i / 4) * 17;
-    doc.font(FONT.bold).fontSize(8.5).fillColor(MUTED);
     const labelText = `${label}: `;
-    const labelWidth = doc.widthOfString(labelText);
+    const labelWidth = textWidth(doc, labelText, 'bold', 8.5);
     cellText(doc, labelText, { x: cx, y: cy, width: labelWidth + 4, height: 15 }, { bold: true, size: 8.5, color: MUTED, padding: 0 });
     cellText(doc, value, { x: cx + labelWidth, y: cy, width: cellWidth - labelWidth - 6, height: 15 }, { size: 9.5, padding: 0 });
   });
