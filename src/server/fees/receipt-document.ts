@@ -51,16 +51,16 @@ export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoo
     db,
     () =>
       db
-      .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
-      .from(schools)
-      .where(eq(schools.id, schoolId))
-      .limit(1),
+        .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
+        .from(schools)
+        .where(eq(schools.id, schoolId))
+        .limit(1),
     () =>
       db
-      .select({ fatherName: students.fatherName, admissionNumber: students.admissionNumber })
-      .from(students)
-      .where(and(eq(students.schoolId, schoolId), eq(students.id, receipt.studentId)))
-      .limit(1),
+        .select({ fatherName: students.fatherName, admissionNumber: students.admissionNumber })
+        .from(students)
+        .where(and(eq(students.schoolId, schoolId), eq(students.id, receipt.studentId)))
+        .limit(1),
     () => hasSchoolLogo(db, { schoolId }),
   );
   const balance = receipt.status === 'live' ? { asOn: indiaDate(now), amount: toRupeeString(await balanceDue(db, { schoolId, receipt, now })) } : null;

@@ -240,8 +240,21 @@ export function writeText(doc: Pdf, value: string | number | null | undefined, x
     // the run's text in reading order for search, copy and screen readers
     const shaped = run.script !== 'latin';
     if (shaped) doc.markContent('Span', { actual: run.text });
-    // lineBreak false keeps a right-to-left run whole, so fontkit orders its words as read
-    doc.text(run.text, left, baseline, { lineBreak: false, width: runWidth + 1, baseline: 'alphabetic' });
+    // a height keeps pdfkit from starting a new page when a line sits near the bottom margin
+    const draw = (text: string, x: number) =>
+      doc.text(text, x, baseline, { lineBreak: false, width: doc.widthOfString(text) + 1, height: size * 3, baseline: 'alphabetic' });
+    if (run.script === 'arabic') {
+      // right to left: fontkit shapes and orders the letters of a word, the words are placed here,
+      // the first at the right end of the run
+      let right = left + runWidth;
+      for (const token of run.text.split(/(\s+)/)) {
+        if (!token) continue;
+        right -= doc.widthOfString(token);
+        if (token.trim()) draw(token, right);
+      }
+    } else {
+      draw(run.text, left);
+    }
     if (shaped) doc.endMarkedContent();
     left += runWidth;
   }
