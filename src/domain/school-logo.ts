@@ -16,6 +16,20 @@ export const LOGO_TEXTS = {
   uploaded: 'The school logo has been saved.',
   removed: 'The school logo has been removed.',
   none: 'The school has no logo.',
+  // the Settings card
+  title: 'School Logo',
+  description: 'Printed on receipts. PNG or JPEG, up to 300 KB.',
+  choose: 'Upload Logo',
+  replace: 'Replace Logo',
+  remove: 'Remove Logo',
+  uploading: 'Uploading...',
+  empty: 'No logo yet',
+  alt: 'School logo',
+  uploadFailed: 'Upload Failed',
+  tryAgain: 'The logo could not be saved. Please try again.',
+  removeFailed: 'Remove Failed',
+  saved: 'Logo Saved',
+  removedTitle: 'Logo Removed',
 } as const;
 
 export type LogoType = 'image/png' | 'image/jpeg';
