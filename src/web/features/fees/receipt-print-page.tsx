@@ -117,7 +117,12 @@ function ReceiptCopy({ document: d, logoUrl, copy }: { document: ReceiptDocument
         <Meta label={T.classSection} value={`${r.className} / ${r.section}`} />
         <Meta label={T.rollNo} value={String(r.rollNumber)} />
       </dl>
-      <table className="w-full border-collapse border border-slate-500">
+      <table className="w-full table-fixed border-collapse border border-slate-500">
+        <colgroup>
+          <col />
+          <col className="w-[40mm] max-sm:w-[32%]" />
+          <col className="w-[32mm] max-sm:w-[30%]" />
+        </colgroup>
         <thead>
           <tr className="bg-slate-100 text-left">
             <th className="border border-slate-500 px-1.5 py-1 font-semibold">{T.fee}</th>
