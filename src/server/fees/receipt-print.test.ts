@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schools, students } from '../db/schema';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { actualTexts } from '../test/pdf-text';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from './test-fixtures';
 
 /**
@@ -47,33 +47,6 @@ afterAll(() => ctx.close());
 async function pdfText(buffer: Buffer): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(buffer)), { mergePages: true });
   return text;
-}
-
-/**
- * The text of the PDF's shaped runs (Hindi, Urdu) as readers get it: from their ActualText, the
- * reading order that survives glyph reordering (pdf.js extracts glyphs in visual order).
- */
-function actualTexts(buffer: Buffer): string[] {
-  const raw = buffer.toString('latin1');
-  const out: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n/g)) {
-    const start = match.index + match[0].length;
-    const end = raw.indexOf('endstream', start);
-    let content: string;
-    try {
-      content = inflateSync(buffer.subarray(start, end)).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const m of content.matchAll(/\/ActualText \(((?:\\.|[^\\)])*)\)/g)) {
-      const bytes = m[1]!.replace(/\\([0-7]{1,3}|.)/g, (_, e: string) =>
-        /^[0-7]+$/.test(e) ? String.fromCharCode(parseInt(e, 8)) : ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[e] ?? e,
-      );
-      const units = Buffer.from(bytes, 'latin1');
-      out.push(units[0] === 0xfe && units[1] === 0xff ? units.subarray(2).swap16().toString('utf16le') : bytes);
-    }
-  }
-  return out;
 }
 
 // till November 2025: 8 months × ₹1,500 + yearly heads ₹10,500, less the ₹4,500 paid
