@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schools, students } from '../db/schema';
-import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { actualTexts } from '../test/pdf-text';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from './test-fixtures';
 
@@ -118,6 +118,10 @@ describe('the printed receipt', () => {
 describe('the school logo', () => {
   it('is uploaded as PNG, served only to its school, printed on the receipt and removable', async () => {
     expect((await school.api.get('/api/school/logo')).statusCode).toBe(404);
+    // no token, no logo: it is a school's own record (ruling 23)
+    const anonymous = client(ctx.app);
+    expect((await anonymous.get('/api/school/logo')).statusCode).toBe(401);
+    expect((await anonymous.put('/api/school/logo', { image: PNG.toString('base64') })).statusCode).toBe(401);
     const put = await school.api.put('/api/school/logo', { image: `data:image/png;base64,${PNG.toString('base64')}` });
     expect(put.statusCode).toBe(200);
     expect(put.json().message).toBe('The school logo has been saved.');
