@@ -1,6 +1,6 @@
 import { formatDateIN } from '../../domain/dates';
 import { groupReceiptLines, RECEIPT_TEXTS as T } from '../../domain/receipt';
-import { addPage, cellText, contentBox, drawTable, mm, renderPdf, rupeeText, writeText, type Pdf } from '../lib/pdf';
+import { addPage, cellText, contentBox, drawImage, drawTable, mm, renderPdf, rupeeText, writeText, type Pdf } from '../lib/pdf';
 import type { SchoolLogo } from '../schools/queries';
 import type { ReceiptDocument } from './receipt-document';
 import { formatReceiptDate, paymentModeLabel } from './receipt-text';
@@ -19,17 +19,6 @@ interface Area {
   height: number;
 }
 
-function drawLogo(doc: Pdf, logo: SchoolLogo | undefined, x: number, y: number, size: number): boolean {
-  if (!logo) return false;
-  try {
-    doc.image(logo.image, x, y, { fit: [size, size], align: 'center', valign: 'center' });
-    return true;
-  } catch {
-    // a file that passed the type check but cannot be decoded: the receipt prints without it
-    return false;
-  }
-}
-
 /** One copy of the receipt inside `area`: header, student, grouped lines, totals, who received it. */
 function drawCopy(doc: Pdf, d: ReceiptDocument, logo: SchoolLogo | undefined, copyLabel: string, area: Area): void {
   const { receipt: r, school, student, balance } = d;
@@ -39,7 +28,7 @@ function drawCopy(doc: Pdf, d: ReceiptDocument, logo: SchoolLogo | undefined, co
 
   // header: logo at the left, school in the middle, which copy at the right
   const logoSize = mm(16);
-  const hasLogo = drawLogo(doc, logo, left, y, logoSize);
+  const hasLogo = drawImage(doc, logo?.image, left, y, logoSize);
   const textLeft = hasLogo ? left + logoSize + 6 : left;
   const labelWidth = mm(28);
   const headerWidth = right - labelWidth - textLeft;

@@ -367,6 +367,20 @@ export function drawTable(
   return top;
 }
 
+/**
+ * Draws an image (the school's logo) fitted in a square; false when there is none or it cannot be
+ * decoded (a file that passed the upload's type check but is damaged), so the document still prints.
+ */
+export function drawImage(doc: Pdf, image: Buffer | undefined, x: number, y: number, size: number): boolean {
+  if (!image) return false;
+  try {
+    doc.image(image, x, y, { fit: [size, size], align: 'center', valign: 'center' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A file name safe for Content-Disposition: letters, digits, dot, dash and underscore. */
 export function safeFileName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '') || 'document.pdf';
