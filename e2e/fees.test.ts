@@ -1,6 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStudent, classStructure, dueMonths, feeSchool, inr, indiaToday, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
+import { formatDateIN } from '../src/domain/dates';
 import { skipReason, startE2E, type E2E } from './harness';
 
 const TUITION = 1500;
@@ -81,26 +82,24 @@ describe.skipIf(skipReason())('fee collection', () => {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await soon(() => toast(page, 'No new fee data to save').isVisible()).toBe(true);
 
-    // Print: the issuer's name is required
-    await saved.getByRole('button', { name: `Print receipt ${receiptNumber}` }).click();
-    let ask = page.getByRole('dialog', { name: 'Print Receipt' });
-    await ask.getByLabel('Your name').fill('');
-    await ask.getByRole('button', { name: 'Print' }).click();
-    await soon(() => toast(page, 'Receipt printing cancelled. User name is required.').isVisible()).toBe(true);
-
-    await page.getByRole('button', { name: 'Print Receipt', exact: true }).click();
-    ask = page.getByRole('dialog', { name: 'Print Receipt' });
-    await soon(() => ask.getByLabel('Your name').inputValue()).toBe('Anita Koul');
-    const [printable] = await Promise.all([page.context().waitForEvent('page'), ask.getByRole('button', { name: 'Print' }).click()]);
-    const sheet = printable.getByRole('article', { name: `Fee receipt ${receiptNumber}` });
+    // Print opens the receipt at once: the stored "Received by", never a name typed at print time
+    const due = dueMonths(school);
+    const outstanding = due * (TUITION + BUS) + YEARLY - total;
+    const [printable] = await Promise.all([page.context().waitForEvent('page'), saved.getByRole('button', { name: `Print receipt ${receiptNumber}` }).click()]);
+    const sheet = printable.getByRole('article', { name: `Fee receipt ${receiptNumber}, Office copy` });
     await soon(() => sheet.isVisible()).toBe(true);
+    expect(await printable.getByRole('article', { name: `Fee receipt ${receiptNumber}, Parent copy` }).isVisible()).toBe(true);
     const text = (await sheet.textContent())!;
-    for (const expected of ['Dal Lake Public School', 'Boulevard Road, Srinagar', 'School Code: DLPS01', 'Aarav Sharma', 'Class 5', april, june, 'Cash', 'Anita Koul']) {
+    const grouped = `${april!.slice(0, 3)}–${june!.slice(0, 3)} ${school.months[2]!.year}`;
+    for (const expected of ['Dal Lake Public School', 'Boulevard Road, Srinagar', 'School Code: DLPS01', 'Aarav Sharma', 'Class 5 / A', grouped, 'Cash', 'Received by: Anita Koul']) {
       expect(text).toContain(expected);
     }
-    expect(await printable.getByTestId('receipt-total').textContent()).toBe(inr(total));
-    expect(await printable.getByTestId('receipt-words').textContent()).toBe('Rupees Five Thousand Eight Hundred Fifty Only');
-    expect(await sheet.locator('tbody tr').count()).toBe(6);
+    expect(await sheet.getByTestId('receipt-balance').textContent()).toBe(`Balance due as on ${formatDateIN(indiaToday())}: ${inr(outstanding)}`);
+    expect(await sheet.getByTestId('receipt-total').textContent()).toBe(inr(total));
+    expect(await sheet.getByTestId('receipt-words').textContent()).toBe('Rupees Five Thousand Eight Hundred Fifty Only');
+    // three months of tuition and bus: one line per head
+    expect(await sheet.locator('tbody tr').count()).toBe(2);
+    expect(await printable.getByTestId('receipt-received-by').allTextContents()).toEqual(['Received by: Anita Koul', 'Received by: Anita Koul']);
 
     // the same receipt as a PDF from the server
     const [download] = await Promise.all([printable.waitForEvent('download'), printable.getByRole('button', { name: 'Download PDF' }).click()]);
@@ -109,7 +108,14 @@ describe.skipIf(skipReason())('fee collection', () => {
     const pdfText = (await extractText(pdf, { mergePages: true })).text;
     expect(pdfText).toContain(receiptNumber);
     expect(pdfText).toContain('Five Thousand Eight Hundred Fifty');
+    expect(pdfText).toContain('Received by: Anita Koul');
+    expect(pdfText).toContain(`₹${(TUITION * 3).toLocaleString('en-IN')}.00`);
     await printable.close();
+
+    // Print Receipt on the screen reprints the latest receipt the same way
+    const [again] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Print Receipt', exact: true }).click()]);
+    await soon(() => again.getByTestId('receipt-received-by').first().textContent()).toBe('Received by: Anita Koul');
+    await again.close();
 
     // Student Fee Status agrees: three months paid, the rest of what is due is outstanding
     await nav(page, 'Student Fee Status');
@@ -118,8 +124,6 @@ describe.skipIf(skipReason())('fee collection', () => {
     const months = page.getByRole('list', { name: 'Months' });
     await soon(() => months.getByRole('listitem', { name: `${april}: Paid` }).isVisible()).toBe(true);
     expect(await months.getByRole('listitem', { name: `${june}: Paid` }).isVisible()).toBe(true);
-    const due = dueMonths(school);
-    const outstanding = due * (TUITION + BUS) + YEARLY - total;
     const ledger = page.getByRole('region', { name: 'Student fee ledger' });
     await soon(() => ledger.textContent()).toContain(`Total Paid${inr(total)}`);
     expect(await ledger.textContent()).toContain(`Outstanding Balance (till date)${inr(outstanding)}`);

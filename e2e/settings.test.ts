@@ -51,6 +51,30 @@ describe.skipIf(skipReason())('account settings', () => {
     expect(await reloaded.getByLabel('Phone number').inputValue()).toBe('94190 12345');
   });
 
+  it('uploads the school logo printed on receipts, refuses a file over 300 KB, and removes it', async () => {
+    const logo = page.getByRole('region', { name: 'School Logo' });
+    expect(await logo.getByLabel('No logo yet').isVisible()).toBe(true);
+    // a logo drawn by the browser itself
+    const drawer = await e2e.newPage();
+    await drawer.setContent('<div style="width:96px;height:96px;background:#1d4ed8;border-radius:48px"></div>');
+    const png = await drawer.locator('div').screenshot({ omitBackground: true });
+    await drawer.close();
+
+    await logo.getByLabel('Upload Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await poll(() => page.getByText('The school logo has been saved.').isVisible()).toBe(true);
+    await poll(() => logo.getByRole('img', { name: 'School logo' }).isVisible()).toBe(true);
+    const served = await e2e.app.inject({ method: 'GET', url: '/api/school/logo', headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('auth_token'))}` } });
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+
+    await logo.getByLabel('Upload Logo').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.concat([png, Buffer.alloc(310 * 1024)]) });
+    await poll(() => page.getByText('The logo is larger than 300 KB. Choose a smaller image.').isVisible()).toBe(true);
+
+    await logo.getByRole('button', { name: 'Remove Logo' }).click();
+    await poll(() => page.getByText('The school logo has been removed.').isVisible()).toBe(true);
+    await poll(() => logo.getByLabel('No logo yet').isVisible()).toBe(true);
+  });
+
   it('changes the password with a live strength hint; only the new one signs in afterwards', async () => {
     const form = page.getByRole('form', { name: 'Change Password' });
     expect(await form.getByText('Password strength').count()).toBe(0);

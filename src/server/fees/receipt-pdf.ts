@@ -1,104 +1,142 @@
-import { formatINR, parseRupees } from '../../domain/money';
+import { formatDateIN } from '../../domain/dates';
+import { groupReceiptLines, RECEIPT_TEXTS as T } from '../../domain/receipt';
+import { addPage, cellText, contentBox, drawImage, drawTable, mm, renderPdf, rupeeText, writeText, type Pdf } from '../lib/pdf';
+import type { SchoolLogo } from '../schools/queries';
+import type { ReceiptDocument } from './receipt-document';
 import { formatReceiptDate, paymentModeLabel } from './receipt-text';
-import type { ReceiptDto } from './dto';
-import { addPage, cellText, contentBox, drawTable, FONT, mm, pdfText, renderPdf } from '../lib/pdf';
 
-export interface ReceiptSchool {
-  name: string;
-  address: string;
-  phone: string;
-  schoolCode: string | null;
+/** Lines on one line: "Address | Phone: … | School Code: …" */
+export function schoolContactLine(school: ReceiptDocument['school']): string {
+  return [school.address, school.phone ? `${T.phone}: ${school.phone}` : '', school.schoolCode ? `${T.schoolCode}: ${school.schoolCode}` : '']
+    .filter(Boolean)
+    .join('  |  ');
 }
 
-/** "Rs. 1,23,456.00": en-IN like the screens, but the standard PDF fonts have no rupee sign. */
-export function pdfRupees(amount: string): string {
-  const value = parseRupees(amount);
-  return value === null ? amount : formatINR(value).replace('₹', 'Rs. ');
+interface Area {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** One copy of the receipt inside `area`: header, student, grouped lines, totals, who received it. */
+function drawCopy(doc: Pdf, d: ReceiptDocument, logo: SchoolLogo | undefined, copyLabel: string, area: Area): void {
+  const { receipt: r, school, student, balance } = d;
+  const left = area.left;
+  const right = area.left + area.width;
+  let y = area.top;
+
+  // header: logo at the left, school in the middle, which copy at the right
+  const logoSize = mm(16);
+  const hasLogo = drawImage(doc, logo?.image, left, y, logoSize);
+  const textLeft = hasLogo ? left + logoSize + 6 : left;
+  const labelWidth = mm(28);
+  const headerWidth = right - labelWidth - textLeft;
+  cellText(doc, copyLabel.toUpperCase(), { x: right - labelWidth, y, width: labelWidth, height: 14 }, { align: 'right', bold: true, size: 8, color: '#555555', padding: 0 });
+  writeText(doc, school.name, textLeft, y, { style: 'bold', size: 14, width: headerWidth, align: 'center', color: '#111111' });
+  y = doc.y + 1;
+  const contact = schoolContactLine(school);
+  if (contact) {
+    writeText(doc, contact, textLeft, y, { size: 8, width: headerWidth, align: 'center', color: '#333333' });
+    y = doc.y;
+  }
+  y = Math.max(y, area.top + (hasLogo ? logoSize : 0)) + 4;
+  doc.save().moveTo(left, y).lineTo(right, y).lineWidth(0.8).strokeColor('#333333').stroke().restore();
+  y += 4;
+  writeText(doc, T.title.toUpperCase(), left, y, { style: 'bold', size: 11, width: area.width, align: 'center', color: '#111111' });
+  y = doc.y + 3;
+
+  // who and when: two columns of label and value
+  const half = area.width / 2;
+  const rowHeight = 13;
+  const pairs: Array<[string, string]> = [
+    [T.receiptNo, r.receiptNumber],
+    [T.date, formatReceiptDate(r.receivedAt)],
+    [T.student, r.studentName],
+    [T.fatherName, student.fatherName || T.notRecorded],
+    [T.admissionNo, student.admissionNumber ?? T.notRecorded],
+    [T.academicYear, r.academicYear],
+    [T.classSection, `${r.className} / ${r.section}`],
+    [T.rollNo, String(r.rollNumber)],
+  ];
+  pairs.forEach(([label, value], i) => {
+    const x = i % 2 === 0 ? left : left + half;
+    const rowY = y + Math.floor(i / 2) * rowHeight;
+    cellText(doc, `${label}:`, { x, y: rowY, width: mm(26), height: rowHeight }, { size: 8.5, color: '#555555', padding: 0 });
+    cellText(doc, value, { x: x + mm(26), y: rowY, width: half - mm(26) - 4, height: rowHeight }, { size: 8.5, bold: i === 0 || i === 2, padding: 0 });
+  });
+  y += Math.ceil(pairs.length / 2) * rowHeight + 5;
+
+  // the lines, months grouped per head; rows shrink so a long receipt still fits its half page
+  const groups = groupReceiptLines(r.lines);
+  const reserved = 96; // words, mode, received by and balance, footer
+  const room = area.top + area.height - reserved - y - 16;
+  const lineHeight = Math.max(9, Math.min(14, room / (groups.length + 1)));
+  const amountWidth = mm(32);
+  const periodWidth = mm(40);
+  y = drawTable(doc, {
+    x: left,
+    y,
+    rowHeight: lineHeight,
+    headerHeight: 15,
+    fontSize: lineHeight < 12 ? 7.5 : 8.5,
+    columns: [
+      { header: T.fee, width: area.width - amountWidth - periodWidth },
+      { header: T.period, width: periodWidth },
+      { header: T.amount, width: amountWidth, align: 'right' },
+    ],
+    rows: [
+      ...groups.map((g) => ({ cells: [g.label, g.period, rupeeText(g.amount)] })),
+      { cells: [T.total, '', rupeeText(r.total)], style: { bold: true, fill: '#f3f4f6' } },
+    ],
+  });
+  y += 5;
+
+  writeText(doc, `${T.amountInWords}: ${r.totalInWords}`, left, y, { style: 'italic', size: 8.5, width: area.width, color: '#111111' });
+  y = doc.y + 3;
+  writeText(doc, `${T.paymentMode}: ${paymentModeLabel(r)}`, left, y, { size: 8.5, width: area.width });
+  y = doc.y + 3;
+  if (balance) {
+    writeText(doc, `${T.balanceDue(formatDateIN(balance.asOn))}: ${rupeeText(balance.amount)}`, left, y, { style: 'bold', size: 8.5, width: area.width });
+    y = doc.y + 3;
+  }
+  y += 10;
+  writeText(doc, `${T.receivedBy}: ${r.receivedBy}`, left, y, { size: 8.5, width: half - 6, lineBreak: false });
+  doc.save().moveTo(right - mm(45), y + 8).lineTo(right, y + 8).lineWidth(0.5).strokeColor('#555555').stroke().restore();
+  cellText(doc, T.signature, { x: right - mm(45), y: y + 9, width: mm(45), height: 11 }, { align: 'center', size: 7.5, color: '#555555', padding: 0 });
+  y += 24;
+  cellText(doc, T.computerGenerated, { x: left, y, width: area.width, height: 10 }, { align: 'center', size: 7, color: '#666666', padding: 0 });
+
+  if (r.status === 'cancelled') {
+    const cx = left + area.width / 2;
+    const cy = area.top + area.height / 2;
+    doc.save();
+    doc.rotate(-25, { origin: [cx, cy] });
+    doc.opacity(0.22);
+    writeText(doc, T.cancelled, left, cy - 24, { style: 'bold', size: 44, width: area.width, align: 'center', color: '#b91c1c', lineBreak: false });
+    doc.restore();
+    doc.opacity(1);
+    cellText(doc, T.cancelledBecause(r.cancelReason ?? ''), { x: left, y: area.top + area.height - 12, width: area.width, height: 12 }, { bold: true, size: 8, color: '#b91c1c', padding: 0 });
+  }
 }
 
 /**
- * The receipt a parent keeps (issue 4 §6): school name, address and code, receipt number and
- * date, the student with class, section and roll, each head and period, the total in figures and
- * in words, the payment mode and who received it. A cancelled receipt says so across the page.
+ * The receipt a parent keeps: one A4 page with the office copy above and the parent copy below a
+ * cut line, each with the school's logo, name, address and code, the student with father's name
+ * and admission number, the months grouped per head, the total in figures and words, the payment,
+ * the stored "Received by" and the balance still due as on the day it is printed.
  */
-export function receiptPdf(receipt: ReceiptDto, school: ReceiptSchool, issuedBy: string): Promise<Buffer> {
-  return renderPdf({ size: 'A5', marginMm: 10, title: `Receipt ${receipt.receiptNumber}`, author: school.name }, (doc) => {
+export function receiptPdf(d: ReceiptDocument, logo: SchoolLogo | undefined): Promise<Buffer> {
+  return renderPdf({ size: 'A4', marginMm: 10, title: `Receipt ${d.receipt.receiptNumber}`, author: d.school.name }, (doc) => {
     addPage(doc);
     const box = contentBox(doc);
-    let y = box.top;
-
-    doc.font(FONT.bold).fontSize(15).fillColor('#111111');
-    doc.text(pdfText(school.name), box.left, y, { width: box.width, align: 'center' });
-    y = doc.y + 2;
-    doc.font(FONT.regular).fontSize(8.5).fillColor('#333333');
-    const contact = [school.address, school.phone ? `Phone: ${school.phone}` : '', school.schoolCode ? `School Code: ${school.schoolCode}` : '']
-      .filter(Boolean)
-      .join('  |  ');
-    if (contact) {
-      doc.text(pdfText(contact), box.left, y, { width: box.width, align: 'center' });
-      y = doc.y + 4;
-    }
-    doc.moveTo(box.left, y).lineTo(box.right, y).lineWidth(0.8).strokeColor('#333333').stroke();
-    y += 6;
-
-    doc.font(FONT.bold).fontSize(12).fillColor('#111111').text('FEE RECEIPT', box.left, y, { width: box.width, align: 'center' });
-    y = doc.y + 6;
-
-    const half = box.width / 2;
-    const row = (label: string, value: string, x: number, width: number) =>
-      cellText(doc, `${label}: ${value}`, { x, y, width, height: 14 }, { size: 9, padding: 0 });
-    row('Receipt No', receipt.receiptNumber, box.left, half);
-    row('Date', formatReceiptDate(receipt.receivedAt), box.left + half, half);
-    y += 14;
-    row('Student', receipt.studentName, box.left, half);
-    row('Academic Year', receipt.academicYear, box.left + half, half);
-    y += 14;
-    row('Class', `${receipt.className}  Section ${receipt.section}`, box.left, half);
-    row('Roll No', String(receipt.rollNumber), box.left + half, half);
-    y += 20;
-
-    const amountWidth = mm(30);
-    const periodWidth = mm(32);
-    y = drawTable(doc, {
-      x: box.left,
-      y,
-      columns: [
-        { header: 'Fee', width: box.width - amountWidth - periodWidth },
-        { header: 'Period', width: periodWidth },
-        { header: 'Amount', width: amountWidth, align: 'right' },
-      ],
-      rows: [
-        ...receipt.lines.map((l) => ({
-          cells: [l.head === 'previous_balance' ? `Previous Balance (${l.academicYear})` : l.headLabel, l.periodLabel ?? l.academicYear, pdfRupees(l.amount)],
-        })),
-        { cells: ['Total', '', pdfRupees(receipt.total)], style: { bold: true, fill: '#f3f4f6' } },
-      ],
-    });
-    y += 8;
-
-    doc.font(FONT.italic).fontSize(9).fillColor('#111111').text(pdfText(receipt.totalInWords), box.left, y, { width: box.width });
-    y = doc.y + 8;
-    doc.font(FONT.regular).fontSize(9);
-    doc.text(pdfText(`Payment mode: ${paymentModeLabel(receipt)}`), box.left, y, { width: box.width });
-    y = doc.y + 18;
-
-    doc.text(pdfText(`Received by: ${issuedBy}`), box.left, y, { width: half - 6 });
-    const afterName = doc.y;
-    doc.text('Signature: ____________________', box.left + half, y, { width: half, align: 'right' });
-    y = Math.max(afterName, doc.y) + 16;
-    doc.fontSize(7.5).fillColor('#666666').text('This is a computer-generated receipt. Please keep it for your records.', box.left, y, {
-      width: box.width,
-      align: 'center',
-    });
-
-    if (receipt.status === 'cancelled') {
-      doc.save();
-      doc.rotate(-30, { origin: [box.left + box.width / 2, box.top + box.height / 2] });
-      doc.font(FONT.bold).fontSize(48).fillColor('#b91c1c').opacity(0.25);
-      doc.text('CANCELLED', box.left, box.top + box.height / 2 - 24, { width: box.width, align: 'center', lineBreak: false });
-      doc.restore();
-      doc.font(FONT.bold).fontSize(9).fillColor('#b91c1c').opacity(1);
-      doc.text(pdfText(`Cancelled: ${receipt.cancelReason ?? ''}`), box.left, box.bottom - 14, { width: box.width, lineBreak: false });
-    }
+    const gap = mm(10);
+    const half = (box.height - gap) / 2;
+    drawCopy(doc, d, logo, T.officeCopy, { left: box.left, top: box.top, width: box.width, height: half });
+    const cutY = box.top + half + gap / 2;
+    doc.save().moveTo(box.left, cutY).lineTo(box.right, cutY).dash(4, { space: 3 }).lineWidth(0.6).strokeColor('#888888').stroke().undash().restore();
+    doc.save().rect(box.left + box.width / 2 - mm(10), cutY - 5, mm(20), 10).fill('#ffffff').restore();
+    cellText(doc, T.cutHere, { x: box.left + box.width / 2 - mm(10), y: cutY - 5, width: mm(20), height: 10 }, { align: 'center', size: 7, color: '#888888', padding: 0 });
+    drawCopy(doc, d, logo, T.parentCopy, { left: box.left, top: box.top + half + gap, width: box.width, height: half });
   });
 }

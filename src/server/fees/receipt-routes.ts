@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { cancelReceiptSchema } from '../../domain/ledger';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { receipts, schools } from '../db/schema';
+import { receipts } from '../db/schema';
 import { audit } from '../lib/audit';
 import { conflict, notFound } from '../lib/errors';
 import { sendPdf } from '../lib/pdf';
 import { addBackToCarried, closedAccounts, closedSessionsTouched } from './balances';
-import { receiptDto, toReceiptDto } from './dto';
+import { money, receiptDto, toReceiptDto } from './dto';
+import { loadReceiptDocument, receiptLogo } from './receipt-document';
 import { lockStudentLedger } from './locks';
 import { findReceipt, findStudentOr404, listReceipts } from './queries';
 import { receiptPdf } from './receipt-pdf';
@@ -18,20 +19,26 @@ import { formatReceiptDate } from './receipt-text';
 
 const idParams = z.object({ id: z.string() });
 
-const schoolDto = z.object({ name: z.string(), address: z.string(), phone: z.string(), schoolCode: z.string().nullable(), email: z.string() });
+const receiptDocumentDto = z.object({
+  receipt: receiptDto,
+  school: z.object({
+    name: z.string(),
+    address: z.string(),
+    phone: z.string(),
+    schoolCode: z.string().nullable(),
+    email: z.string(),
+    hasLogo: z.boolean().describe('GET /api/school/logo serves it'),
+  }),
+  student: z.object({ fatherName: z.string(), admissionNumber: z.string().nullable() }),
+  balance: z
+    .object({ asOn: z.string().describe('YYYY-MM-DD, the India date the balance is counted to'), amount: money })
+    .nullable()
+    .describe("what the student still owes (the receipt's session till date plus carried balances) as on today; null on a cancelled receipt"),
+});
 
 export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
-
-  const loadSchool = async (schoolId: string) => {
-    const [row] = await db
-      .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
-      .from(schools)
-      .where(eq(schools.id, schoolId))
-      .limit(1);
-    return row!;
-  };
 
   app.get(
     '/api/students/:id/receipts',
@@ -59,18 +66,14 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
-        summary: 'One receipt with its lines and the school details a printed receipt shows',
+        summary: 'One receipt with everything its printed copy shows',
+        description: 'The receipt as stored (Received by included), the school, the student\'s father\'s name and admission number, and the balance still due as on today.',
         security: [{ bearer: [] }],
         params: idParams,
-        response: { 200: z.object({ receipt: receiptDto, school: schoolDto }), 404: errorDto },
+        response: { 200: receiptDocumentDto, 404: errorDto },
       },
     },
-    async (request) => {
-      const schoolId = schoolIdOf(request);
-      const found = await findReceipt(db, { schoolId, id: request.params.id });
-      if (!found) throw notFound('Receipt not found');
-      return { receipt: toReceiptDto(found), school: await loadSchool(schoolId) };
-    },
+    async (request) => loadReceiptDocument(db, { schoolId: schoolIdOf(request), id: request.params.id, now: clock.now() }),
   );
 
   app.get(
@@ -79,21 +82,19 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: requireSchool,
       schema: {
         tags: ['receipts'],
-        summary: 'The receipt as a PDF (A5) to download or share',
-        description: 'issuedBy: the name printed as "Received by" (Print Receipt asks for it); the name stored on the receipt when absent. A cancelled receipt is marked CANCELLED with its reason.',
+        summary: 'The receipt as a PDF to download, print or share: one A4 page, office copy and parent copy',
+        description:
+          '"Received by" is always the name stored with the receipt, on every reprint. The balance due is counted as on the day it is printed and labelled with that date. A cancelled receipt is marked CANCELLED with its reason.',
         security: [{ bearer: [] }],
         params: idParams,
-        querystring: z.object({ issuedBy: z.string().trim().max(100, 'The name is too long').optional() }),
         response: { 200: z.any().describe('application/pdf'), 404: errorDto },
       },
     },
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
-      const found = await findReceipt(db, { schoolId, id: request.params.id });
-      if (!found) throw notFound('Receipt not found');
-      const receipt = toReceiptDto(found);
-      const pdf = await receiptPdf(receipt, await loadSchool(schoolId), request.query.issuedBy || receipt.receivedBy);
-      return sendPdf(reply, pdf, `receipt-${receipt.receiptNumber.replace(/\//g, '-')}.pdf`);
+      const document = await loadReceiptDocument(db, { schoolId, id: request.params.id, now: clock.now() });
+      const pdf = await receiptPdf(document, document.school.hasLogo ? await receiptLogo(db, schoolId) : undefined);
+      return sendPdf(reply, pdf, `receipt-${document.receipt.receiptNumber.replace(/\//g, '-')}.pdf`);
     },
   );
 

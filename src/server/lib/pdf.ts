@@ -1,16 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
+import { formatINR, parseRupees } from '../../domain/money';
 
 /**
- * Shared PDF helpers (marksheets, receipts): documents are drawn with pdfkit using the standard
- * PDF fonts, so the text stays real text that can be searched, copied and read back in tests.
- * The standard fonts cover Windows-1252 only; `pdfText` swaps anything else for "?" rather than
- * printing wrong glyphs (embed a TrueType font with `doc.registerFont` to print other scripts or ₹).
+ * Shared PDF helpers for every document the app prints (receipts, marksheets, reports). Text is
+ * drawn in embedded Noto fonts (docs/decisions/0030): Noto Sans for Latin, ₹ and the rest of
+ * the Indian-English page, Noto Sans Devanagari for Hindi and Marathi names, Noto Naskh Arabic for
+ * Urdu names. Text stays real text that can be searched, copied and read back in tests.
+ * Draw text through `writeText`/`cellText`, which split it into runs of one script and give each
+ * run the font that has its glyphs; fontkit shapes Devanagari (conjuncts, matras) and Arabic.
  */
 
 export type Pdf = PDFKit.PDFDocument;
 
-export const FONT = { regular: 'Helvetica', bold: 'Helvetica-Bold', italic: 'Helvetica-Oblique' } as const;
+/** The three styles every document uses; the names are registered on each document. */
+export const FONT = { regular: 'Sans', bold: 'Sans-Bold', italic: 'Sans-Italic' } as const;
+export type FontStyle = keyof typeof FONT;
+
+type Script = 'latin' | 'devanagari' | 'arabic';
+
+const requireFont = createRequire(import.meta.url);
+const FONT_FILES: Record<Script, Record<FontStyle, string>> = {
+  latin: {
+    regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+    italic: '@expo-google-fonts/noto-sans/400Regular_Italic/NotoSans_400Regular_Italic.ttf',
+  },
+  // Devanagari and Arabic have no italic: the upright face is used
+  devanagari: {
+    regular: '@expo-google-fonts/noto-sans-devanagari/400Regular/NotoSansDevanagari_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans-devanagari/700Bold/NotoSansDevanagari_700Bold.ttf',
+    italic: '@expo-google-fonts/noto-sans-devanagari/400Regular/NotoSansDevanagari_400Regular.ttf',
+  },
+  arabic: {
+    regular: '@expo-google-fonts/noto-naskh-arabic/400Regular/NotoNaskhArabic_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-naskh-arabic/700Bold/NotoNaskhArabic_700Bold.ttf',
+    italic: '@expo-google-fonts/noto-naskh-arabic/400Regular/NotoNaskhArabic_400Regular.ttf',
+  },
+};
+
+// read once per process: every document embeds only the glyphs it uses (pdfkit subsets)
+const fontBytes = new Map<string, Buffer>();
+function fontFile(file: string): Buffer {
+  let bytes = fontBytes.get(file);
+  if (!bytes) {
+    bytes = readFileSync(requireFont.resolve(file));
+    fontBytes.set(file, bytes);
+  }
+  return bytes;
+}
+
+/** Noto Sans's ascent in ems: where pdfkit puts the baseline below a line's top. */
+const LATIN_ASCENT = 1.069;
+
+const fontName = (script: Script, style: FontStyle) => (script === 'latin' ? FONT[style] : `${script}-${style}`);
+
+function registerFonts(doc: Pdf): void {
+  for (const script of Object.keys(FONT_FILES) as Script[]) {
+    for (const style of Object.keys(FONT) as FontStyle[]) doc.registerFont(fontName(script, style), fontFile(FONT_FILES[script][style]));
+  }
+}
+
+/** The script a character needs a font for; null for characters that join whatever run they are in. */
+function scriptOf(code: number): Script | null {
+  if ((code >= 0x0900 && code <= 0x097f) || (code >= 0xa8e0 && code <= 0xa8ff) || (code >= 0x1cd0 && code <= 0x1cff)) return 'devanagari';
+  if (
+    (code >= 0x0600 && code <= 0x06ff && !(code >= 0x06f0 && code <= 0x06f9) && !(code >= 0x0660 && code <= 0x0669)) ||
+    (code >= 0x0750 && code <= 0x077f) ||
+    (code >= 0x08a0 && code <= 0x08ff) ||
+    (code >= 0xfb50 && code <= 0xfdff) ||
+    (code >= 0xfe70 && code <= 0xfeff)
+  ) {
+    return 'arabic';
+  }
+  // spaces and joiners stay with the run they are in, so "राहुल शर्मा" is shaped as one run
+  if (code === 0x20 || code === 0x200c || code === 0x200d || code === 0x0964 || code === 0x0965) return null;
+  return 'latin';
+}
+
+export interface TextRun {
+  text: string;
+  script: Script;
+}
+
+/** Splits text into runs of one script each: "Student: राहुल शर्मा (5)" → Latin, Devanagari, Latin. */
+export function textRuns(value: string): TextRun[] {
+  const runs: TextRun[] = [];
+  let pending = '';
+  for (const ch of value) {
+    const script = scriptOf(ch.codePointAt(0)!);
+    const last = runs.at(-1);
+    if (script === null) {
+      if (last) last.text += ch;
+      else pending += ch;
+    } else if (last && last.script === script) {
+      last.text += ch;
+    } else {
+      // a space between two scripts belongs to the Latin side, which always has its glyph
+      if (last && last.script !== 'latin') {
+        const trailing = /\s+$/.exec(last.text)?.[0] ?? '';
+        if (trailing && script === 'latin') {
+          last.text = last.text.slice(0, -trailing.length);
+          runs.push({ text: trailing + ch, script });
+          continue;
+        }
+      }
+      runs.push({ text: pending + ch, script });
+      pending = '';
+    }
+  }
+  if (pending) runs.push({ text: pending, script: 'latin' });
+  return runs;
+}
 
 /** Millimetres to PDF points (1/72 inch). */
 export const mm = (value: number) => (value * 72) / 25.4;
@@ -35,6 +138,7 @@ export function createPdf(options: PdfOptions = {}): Pdf {
     compress: true,
     info: { Title: options.title ?? 'Document', Author: options.author ?? 'School Ledger', Producer: 'School Ledger' },
   });
+  registerFonts(doc);
   doc.font(FONT.regular);
   return doc;
 }
@@ -67,26 +171,96 @@ export async function renderPdf(options: PdfOptions, draw: (doc: Pdf) => void | 
   return pdfBuffer(doc);
 }
 
-// Windows-1252 beyond Latin-1: the characters the standard fonts can also print
-const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/** Text the standard fonts can print: characters outside Windows-1252 become "?". */
-export function pdfText(value: string | number | null | undefined): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    out += (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || CP1252_EXTRA.has(ch) ? ch : ch === '\n' ? '\n' : '?';
-  }
-  return out;
+/** A wire amount ("4500.00") as every PDF prints it: ₹4,500.00, through the one en-IN formatter. */
+export function rupeeText(amount: string): string {
+  const value = parseRupees(amount);
+  return value === null ? amount : formatINR(value);
 }
 
-/** Shortens text with "…" until it fits `width` at the current font and size. */
-export function fitText(doc: Pdf, value: string, width: number): string {
-  let text = pdfText(value);
-  if (doc.widthOfString(text) <= width) return text;
-  while (text.length > 1 && doc.widthOfString(`${text}…`) > width) text = text.slice(0, -1);
-  return `${text}…`;
+/** Text for a PDF: null and undefined print as nothing, control characters (but newlines) are dropped. */
+export function pdfText(value: string | number | null | undefined): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+export interface TextOptions {
+  style?: FontStyle;
+  size?: number;
+  color?: string;
+  width?: number;
+  align?: 'left' | 'center' | 'right';
+  /** false: one line, shortened with "…" to fit `width` */
+  lineBreak?: boolean;
+}
+
+/** The width of text at a style and size, each run measured in its own font. */
+export function textWidth(doc: Pdf, value: string, style: FontStyle, size: number): number {
+  let width = 0;
+  for (const run of textRuns(value)) width += doc.font(fontName(run.script, style)).fontSize(size).widthOfString(run.text);
+  return width;
+}
+
+/** Shortens text with "…" until it fits `width` at a style and size. */
+export function fitText(doc: Pdf, value: string, width: number, style: FontStyle = 'regular', size = 9): string {
+  const text = pdfText(value);
+  if (textWidth(doc, text, style, size) <= width) return text;
+  const chars = [...text];
+  while (chars.length > 1 && textWidth(doc, `${chars.join('')}…`, style, size) > width) chars.pop();
+  return `${chars.join('')}…`;
+}
+
+/**
+ * Writes text at (x, y) in the fonts its scripts need and leaves `doc.y` below it. Text in one
+ * Latin run wraps within `width` as pdfkit does; text that mixes scripts is laid out run by run on
+ * one line (names, labels, amounts), shortened with "…" when it would not fit.
+ */
+export function writeText(doc: Pdf, value: string | number | null | undefined, x: number, y: number, options: TextOptions = {}): void {
+  const style = options.style ?? 'regular';
+  const size = options.size ?? 9;
+  const width = options.width ?? contentBox(doc).right - x;
+  const align = options.align ?? 'left';
+  if (options.color) doc.fillColor(options.color);
+  const text = pdfText(value);
+  const runs = textRuns(text);
+  if (runs.length <= 1 && (runs[0]?.script ?? 'latin') === 'latin' && options.lineBreak !== false) {
+    doc.font(FONT[style]).fontSize(size).text(text, x, y, { width, align });
+    return;
+  }
+  const line = options.lineBreak === false || textWidth(doc, text, style, size) > width ? fitText(doc, text, width, style, size) : text;
+  const total = textWidth(doc, line, style, size);
+  let left = align === 'center' ? x + (width - total) / 2 : align === 'right' ? x + width - total : x;
+  const lineHeight = doc.font(FONT[style]).fontSize(size).currentLineHeight(true);
+  // the scripts' fonts have different ascents: every run sits on the Latin font's baseline
+  const baseline = y + LATIN_ASCENT * size;
+  for (const run of textRuns(line)) {
+    doc.font(fontName(run.script, style)).fontSize(size);
+    const runWidth = doc.widthOfString(run.text);
+    // shaping reorders glyphs (a reph, a left matra, right-to-left letters): ActualText keeps
+    // the run's text in reading order for search, copy and screen readers
+    const shaped = run.script !== 'latin';
+    if (shaped) doc.markContent('Span', { actual: run.text });
+    // a height keeps pdfkit from starting a new page when a line sits near the bottom margin
+    const draw = (text: string, x: number) =>
+      doc.text(text, x, baseline, { lineBreak: false, width: doc.widthOfString(text) + 1, height: size * 3, baseline: 'alphabetic' });
+    if (run.script === 'arabic') {
+      // right to left: fontkit shapes and orders the letters of a word, the words are placed here,
+      // the first at the right end of the run
+      let right = left + runWidth;
+      for (const token of run.text.split(/(\s+)/)) {
+        if (!token) continue;
+        right -= doc.widthOfString(token);
+        if (token.trim()) draw(token, right);
+      }
+    } else {
+      draw(run.text, left);
+    }
+    if (shaped) doc.endMarkedContent();
+    left += runWidth;
+  }
+  doc.font(FONT[style]).fontSize(size);
+  doc.x = x;
+  doc.y = y + lineHeight;
 }
 
 export interface CellStyle {
@@ -108,10 +282,16 @@ export function cellText(
 ): void {
   const size = options.size ?? 9;
   const padding = options.padding ?? 3;
-  doc.font(options.bold ? FONT.bold : FONT.regular).fontSize(size).fillColor(options.color ?? '#111111');
-  const text = fitText(doc, value, box.width - padding * 2);
-  const y = box.y + (box.height - size) / 2 + size * 0.1;
-  doc.text(text, box.x + padding, y, { width: box.width - padding * 2, align: options.align ?? 'left', lineBreak: false, height: box.height });
+  // centre the capitals, not the font's full ascent-to-descent box
+  const y = box.y + box.height / 2 - size * (LATIN_ASCENT - 0.36);
+  writeText(doc, value, box.x + padding, y, {
+    style: options.bold ? 'bold' : 'regular',
+    size,
+    color: options.color ?? '#111111',
+    width: box.width - padding * 2,
+    align: options.align ?? 'left',
+    lineBreak: false,
+  });
 }
 
 export interface TableColumn {
@@ -185,6 +365,20 @@ export function drawTable(
   }
   doc.restore();
   return top;
+}
+
+/**
+ * Draws an image (the school's logo) fitted in a square; false when there is none or it cannot be
+ * decoded (a file that passed the upload's type check but is damaged), so the document still prints.
+ */
+export function drawImage(doc: Pdf, image: Buffer | undefined, x: number, y: number, size: number): boolean {
+  if (!image) return false;
+  try {
+    doc.image(image, x, y, { fit: [size, size], align: 'center', valign: 'center' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A file name safe for Content-Disposition: letters, digits, dot, dash and underscore. */

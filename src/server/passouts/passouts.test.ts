@@ -131,7 +131,7 @@ describe('Download Balance Report', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     const doc = await getDocumentProxy(new Uint8Array(res.rawPayload));
     const { text } = await extractText(doc, { mergePages: true });
-    for (const expected of ['Green Valley School', 'Passout Balance Report', 'Graduation Year 2026 (2)', 'Graduation Year 2025 (1)', 'Omar Dar', 'Ravi Verma', 'Rs. 16,000.00', 'Total 2026', 'Rs. 32,000.00', 'Total Outstanding Balance: Rs. 37,000.00']) {
+    for (const expected of ['Green Valley School', 'Passout Balance Report', 'Graduation Year 2026 (2)', 'Graduation Year 2025 (1)', 'Omar Dar', 'Ravi Verma', '₹16,000.00', 'Total 2026', '₹32,000.00', 'Total Outstanding Balance: ₹37,000.00']) {
       expect(text).toContain(expected);
     }
   });

@@ -1,6 +1,5 @@
 import { csvDocument } from '../lib/csv';
-import { addPage, contentBox, drawTable, FONT, pdfText, renderPdf, type TableColumn } from '../lib/pdf';
-import { pdfRupees } from '../fees/receipt-pdf';
+import { addPage, contentBox, drawTable, renderPdf, rupeeText, writeText, type TableColumn } from '../lib/pdf';
 import { formatReceiptDate } from '../fees/receipt-text';
 import type { PassoutDto } from './queries';
 
@@ -53,12 +52,11 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
     addPage(doc);
     let box = contentBox(doc);
     let y = box.top;
-    doc.font(FONT.bold).fontSize(15).fillColor('#111111').text(pdfText(school.name), box.left, y, { width: box.width, align: 'center' });
+    writeText(doc, school.name, box.left, y, { style: 'bold', size: 15, color: '#111111', width: box.width, align: 'center' });
     y = doc.y + 2;
-    doc.font(FONT.bold).fontSize(12).text('Passout Balance Report', box.left, y, { width: box.width, align: 'center' });
+    writeText(doc, 'Passout Balance Report', box.left, y, { style: 'bold', size: 12, width: box.width, align: 'center' });
     y = doc.y + 2;
-    doc.font(FONT.regular).fontSize(8.5).fillColor('#444444')
-      .text(`Generated on ${formatReceiptDate(generatedAt.toISOString())}`, box.left, y, { width: box.width, align: 'center' });
+    writeText(doc, `Generated on ${formatReceiptDate(generatedAt.toISOString())}`, box.left, y, { size: 8.5, color: '#444444', width: box.width, align: 'center' });
     y = doc.y + 10;
 
     const columns: TableColumn[] = [
@@ -75,7 +73,7 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
     const years = [...new Set(rows.map((r) => r.graduationYear))].sort((a, b) => b - a);
     let grand = 0;
     if (rows.length === 0) {
-      doc.font(FONT.regular).fontSize(10).fillColor('#111111').text('No passouts yet.', box.left, y);
+      writeText(doc, 'No passouts yet.', box.left, y, { size: 10, color: '#111111' });
       return;
     }
     for (const year of years) {
@@ -86,10 +84,10 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
       grand += yearTotal;
       const tableRows = [
         ...group.map((r) => ({
-          cells: [r.name, String(r.rollNumber), r.lastClass, pdfRupees(r.outstandingMonthlyFees), pdfRupees(r.outstandingYearlyFees), paiseOf(r.totalOutstanding) === 0 ? 'Paid' : pdfRupees(r.totalOutstanding), enIn(r.passoutDate)],
+          cells: [r.name, String(r.rollNumber), r.lastClass, rupeeText(r.outstandingMonthlyFees), rupeeText(r.outstandingYearlyFees), paiseOf(r.totalOutstanding) === 0 ? 'Paid' : rupeeText(r.totalOutstanding), enIn(r.passoutDate)],
         })),
         {
-          cells: [`Total ${year}`, '', '', pdfRupees(rupeesOf(yearMonthly)), pdfRupees(rupeesOf(yearYearly)), pdfRupees(rupeesOf(yearTotal)), ''],
+          cells: [`Total ${year}`, '', '', rupeeText(rupeesOf(yearMonthly)), rupeeText(rupeesOf(yearYearly)), rupeeText(rupeesOf(yearTotal)), ''],
           style: { bold: true, fill: '#f3f4f6' },
         },
       ];
@@ -101,8 +99,7 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
           box = contentBox(doc);
           y = box.top;
         }
-        doc.font(FONT.bold).fontSize(11).fillColor('#111111')
-          .text(`Graduation Year ${year}${first ? ` (${group.length})` : ' (continued)'}`, box.left, y, { width: box.width, lineBreak: false });
+        writeText(doc, `Graduation Year ${year}${first ? ` (${group.length})` : ' (continued)'}`, box.left, y, { style: 'bold', size: 11, color: '#111111', width: box.width, lineBreak: false });
         y += 16;
         const fit = Math.max(1, Math.floor((box.bottom - y - headerHeight) / rowHeight));
         const chunk = tableRows.slice(start, start + fit);
@@ -116,7 +113,6 @@ export function passoutBalancePdf(rows: PassoutDto[], school: { name: string }, 
       box = contentBox(doc);
       y = box.top;
     }
-    doc.font(FONT.bold).fontSize(11).fillColor('#111111')
-      .text(`Total Outstanding Balance: ${pdfRupees(rupeesOf(grand))}`, box.left, y, { width: box.width, align: 'right', lineBreak: false });
+    writeText(doc, `Total Outstanding Balance: ${rupeeText(rupeesOf(grand))}`, box.left, y, { style: 'bold', size: 11, color: '#111111', width: box.width, align: 'right', lineBreak: false });
   });
 }

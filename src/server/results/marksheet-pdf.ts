@@ -1,5 +1,5 @@
 import { MARK_MAX } from '../../domain/results';
-import { addPage, cellText, contentBox, drawTable, FONT, pdfText, renderPdf, type Pdf, type TableColumn } from '../lib/pdf';
+import { addPage, cellText, contentBox, drawImage, drawTable, mm, pdfText, renderPdf, textWidth, type Pdf, type TableColumn } from '../lib/pdf';
 import type { Marksheet } from './marksheet';
 
 /**
@@ -11,13 +11,13 @@ const INK = '#111111';
 const MUTED = '#4b5563';
 const ACCENT = '#1e3a8a';
 
-export function marksheetsPdf(sheets: Marksheet[], { generatedOn }: { generatedOn: string }): Promise<Buffer> {
+export function marksheetsPdf(sheets: Marksheet[], { generatedOn, logo }: { generatedOn: string; logo?: Buffer }): Promise<Buffer> {
   const first = sheets[0];
   const title = sheets.length === 1 && first ? `Report Card - ${first.student.name}` : `Report Cards - ${first?.student.class ?? ''} ${first?.student.section ?? ''}`;
   return renderPdf({ size: 'A4', layout: 'landscape', marginMm: 10, title, author: first?.school.name ?? 'School Ledger' }, (doc) => {
     for (const sheet of sheets) {
       addPage(doc);
-      drawMarksheet(doc, sheet, generatedOn);
+      drawMarksheet(doc, sheet, generatedOn, logo);
     }
   });
 }
@@ -27,12 +27,14 @@ function centred(doc: Pdf, text: string, y: number, options: { size: number; bol
   cellText(doc, text, { x: box.left, y, width: box.width, height: options.size + 4 }, { align: 'center', size: options.size, bold: options.bold, color: options.color ?? INK, padding: 0 });
 }
 
-function drawMarksheet(doc: Pdf, sheet: Marksheet, generatedOn: string): void {
+function drawMarksheet(doc: Pdf, sheet: Marksheet, generatedOn: string, logo: Buffer | undefined): void {
   const box = contentBox(doc);
   let y = box.top;
 
   // school header: phone, name, address and school code (operations §2)
   doc.save().lineWidth(1.2).strokeColor(ACCENT).rect(box.left, y, box.width, box.height).stroke().restore();
+  // the school's logo (Settings) at the top left, inside the border
+  drawImage(doc, logo, box.left + 10, y + 4, mm(18));
   y += 6;
   const contact = [sheet.school.phone ? `Phone: ${sheet.school.phone}` : '', sheet.school.schoolCode ? `School Code: ${sheet.school.schoolCode}` : '']
     .filter(Boolean)
@@ -72,9 +74,8 @@ function drawMarksheet(doc: Pdf, sheet: Marksheet, generatedOn: string): void {
   info.forEach(([label, value], i) => {
     const cx = inner.left + (i % 4) * cellWidth;
     const cy = y + Math.floor(i / 4) * 17;
-    doc.font(FONT.bold).fontSize(8.5).fillColor(MUTED);
     const labelText = `${label}: `;
-    const labelWidth = doc.widthOfString(labelText);
+    const labelWidth = textWidth(doc, labelText, 'bold', 8.5);
     cellText(doc, labelText, { x: cx, y: cy, width: labelWidth + 4, height: 15 }, { bold: true, size: 8.5, color: MUTED, padding: 0 });
     cellText(doc, value, { x: cx + labelWidth, y: cy, width: cellWidth - labelWidth - 6, height: 15 }, { size: 9.5, padding: 0 });
   });

@@ -106,4 +106,13 @@ describe('marksheet PDFs', () => {
     expect(all.statusCode).toBe(404);
     expect(all.body).not.toContain('Aarav');
   });
+
+  it("prints the school's logo from Settings at the top of the report card", async () => {
+    const url = `/api/results/marksheet.pdf?${q({ class: 'Class 8', section: 'C', rollNumber: 1, academicSession: '2025-2026' })}`;
+    expect((await school.api.get(url)).rawPayload.toString('latin1')).not.toMatch(/\/Subtype \/Image/);
+    // a 1×1 PNG
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+    expect((await school.api.put('/api/school/logo', { image: png })).statusCode).toBe(200);
+    expect((await school.api.get(url)).rawPayload.toString('latin1')).toMatch(/\/Subtype \/Image/);
+  });
 });

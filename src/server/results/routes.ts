@@ -6,6 +6,7 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
 import { sendPdf } from '../lib/pdf';
+import { findSchoolLogo } from '../schools/queries';
 import { auditChanges, planBulkSave, writePlannedRows } from './bulk-save';
 import { bulkAnswerDto, bulkErrorDto, classQuery, classResultsDto, marksheetQuery, subjectDto, subjectListDto, toResultDto, toSubjectDto } from './dto';
 import { buildMarksheets, marksheetDto } from './marksheet';
@@ -262,7 +263,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const { class: className, section, academicSession, rollNumber } = request.query;
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
-      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()) });
+      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
       return sendPdf(reply, pdf, `marksheet-${className}-${section}-roll-${rollNumber}-${session.name}.pdf`);
     },
   );
@@ -285,7 +286,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const { class: className, section, academicSession } = request.query;
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section }));
-      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()) });
+      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
       return sendPdf(reply, pdf, `marksheets-${className}-${section}-${session.name}.pdf`);
     },
   );

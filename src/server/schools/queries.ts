@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import type { Db } from '../db/client';
-import { schools } from '../db/schema';
+import { schoolLogos, schools } from '../db/schema';
 import { effectiveSchool } from '../plans/timeline';
 
 export type SchoolRow = typeof schools.$inferSelect;
@@ -66,4 +66,25 @@ export function toSchoolDto(stored: SchoolRow, now: Date): SchoolDto {
 export async function findSchool(db: Db, { schoolId }: { schoolId: string }): Promise<SchoolRow | undefined> {
   const [row] = await db.select().from(schools).where(eq(schools.id, schoolId)).limit(1);
   return row;
+}
+
+export interface SchoolLogo {
+  contentType: 'image/png' | 'image/jpeg';
+  image: Buffer;
+  updatedAt: Date;
+}
+
+/** The school's own logo, or undefined: the session's school only, so no school sees another's. */
+export async function findSchoolLogo(db: Db, { schoolId }: { schoolId: string }): Promise<SchoolLogo | undefined> {
+  const [row] = await db
+    .select({ contentType: schoolLogos.contentType, image: schoolLogos.image, updatedAt: schoolLogos.updatedAt })
+    .from(schoolLogos)
+    .where(eq(schoolLogos.schoolId, schoolId))
+    .limit(1);
+  return row;
+}
+
+export async function hasSchoolLogo(db: Db, { schoolId }: { schoolId: string }): Promise<boolean> {
+  const [row] = await db.select({ schoolId: schoolLogos.schoolId }).from(schoolLogos).where(eq(schoolLogos.schoolId, schoolId)).limit(1);
+  return Boolean(row);
 }

@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { schoolInfoSchema } from '../../domain/auth';
+import { LOGO_MAX_BYTES, LOGO_TEXTS, logoTypeOf, logoUploadSchema } from '../../domain/school-logo';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { schools } from '../db/schema';
+import { schoolLogos, schools } from '../db/schema';
 import { audit } from '../lib/audit';
-import { notFound } from '../lib/errors';
-import { findSchool, schoolDto, toSchoolDto } from './queries';
+import { badRequest, notFound } from '../lib/errors';
+import { findSchool, findSchoolLogo, schoolDto, toSchoolDto } from './queries';
 
 export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -48,6 +49,81 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
         return row!;
       });
       return { message: 'School details have been successfully updated.', school: toSchoolDto(updated, now) };
+    },
+  );
+
+  app.get(
+    '/api/school/logo',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags: ['settings'],
+        summary: "The school's logo image (PNG or JPEG), as printed on receipts",
+        security: [{ bearer: [] }],
+        response: { 200: z.any().describe('image/png or image/jpeg'), 404: errorDto },
+      },
+    },
+    async (request, reply) => {
+      const logo = await findSchoolLogo(db, { schoolId: schoolIdOf(request) });
+      if (!logo) throw notFound(LOGO_TEXTS.none);
+      return reply
+        .header('content-type', logo.contentType)
+        .header('cache-control', 'private, no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .send(logo.image);
+    },
+  );
+
+  app.put(
+    '/api/school/logo',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags: ['settings'],
+        summary: "Upload or replace the school's logo",
+        description: 'PNG or JPEG, at most 300 KB, as base64 in JSON. The type is checked from the first bytes of the file.',
+        security: [{ bearer: [] }],
+        body: logoUploadSchema,
+        response: { 200: z.object({ message: z.string(), hasLogo: z.literal(true) }), 400: errorDto, 402: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const now = clock.now();
+      const image = Buffer.from(request.body.image, 'base64');
+      if (image.length > LOGO_MAX_BYTES) throw badRequest(LOGO_TEXTS.tooLarge, { fields: { image: LOGO_TEXTS.tooLarge } });
+      const contentType = logoTypeOf(image);
+      if (!contentType) throw badRequest(LOGO_TEXTS.wrongType, { fields: { image: LOGO_TEXTS.wrongType } });
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(schoolLogos)
+          .values({ schoolId, contentType, image, updatedAt: now })
+          .onConflictDoUpdate({ target: schoolLogos.schoolId, set: { contentType, image, updatedAt: now } });
+        await audit(tx, request, { action: 'school.logo.upload', entity: 'school', entityId: schoolId, before: null, after: { contentType, bytes: image.length } });
+      });
+      return { message: LOGO_TEXTS.uploaded, hasLogo: true as const };
+    },
+  );
+
+  app.delete(
+    '/api/school/logo',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags: ['settings'],
+        summary: "Remove the school's logo",
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ message: z.string(), hasLogo: z.literal(false) }), 402: errorDto, 404: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      await db.transaction(async (tx) => {
+        const removed = await tx.delete(schoolLogos).where(eq(schoolLogos.schoolId, schoolId)).returning({ contentType: schoolLogos.contentType });
+        if (removed.length === 0) throw notFound(LOGO_TEXTS.none);
+        await audit(tx, request, { action: 'school.logo.remove', entity: 'school', entityId: schoolId, before: { contentType: removed[0]!.contentType }, after: null });
+      });
+      return { message: LOGO_TEXTS.removed, hasLogo: false as const };
     },
   );
 }

@@ -58,6 +58,16 @@ export interface ReceiptSchool {
   phone: string;
   schoolCode: string | null;
   email: string;
+  hasLogo: boolean;
+}
+
+/** A receipt with everything its printed copy shows (the same as the server's PDF). */
+export interface ReceiptDocument {
+  receipt: Receipt;
+  school: ReceiptSchool;
+  student: { fatherName: string; admissionNumber: string | null };
+  /** what is still due as on `asOn` (today); null on a cancelled receipt */
+  balance: { asOn: string; amount: string } | null;
 }
 
 export interface CarriedSummary {
@@ -105,7 +115,7 @@ export const outstandingQuery = (studentId: string) =>
   queryOptions({ queryKey: [outstandingPath(studentId)], queryFn: () => api.get<OutstandingFees>(outstandingPath(studentId)), staleTime: 0 });
 
 export const receiptQuery = (id: string) =>
-  queryOptions({ queryKey: [receiptPath(id)], queryFn: () => api.get<{ receipt: Receipt; school: ReceiptSchool }>(receiptPath(id)) });
+  queryOptions({ queryKey: [receiptPath(id)], queryFn: () => api.get<ReceiptDocument>(receiptPath(id)) });
 
 /** Paths whose answers change when money moves or a student moves (promotion, discharge, passouts). */
 const LEDGER_PREFIXES = [
@@ -142,12 +152,11 @@ export function newClientId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The receipt PDF the server renders, with the issuer's name printed as "Received by". */
-export const receiptPdfPath = (id: string, issuedBy?: string) =>
-  `/api/receipts/${id}/pdf${issuedBy ? `?issuedBy=${encodeURIComponent(issuedBy)}` : ''}`;
+/** The receipt PDF the server renders: office and parent copies, the stored "Received by". */
+export const receiptPdfPath = (id: string) => `/api/receipts/${id}/pdf`;
 
 /** The printable receipt page of the app, opened in its own window. */
-export const receiptPrintHref = (id: string, issuedBy: string) => `/school/receipts/${id}/print?issuedBy=${encodeURIComponent(issuedBy)}`;
+export const receiptPrintHref = (id: string) => `/school/receipts/${id}/print`;
 
 export { downloadFile } from './download';
 

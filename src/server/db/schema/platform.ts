@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -53,6 +53,24 @@ export const schools = pgTable(
   },
   (t) => [index('schools_created_at_idx').on(t.createdAt)],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * A school's logo, printed on receipts and marksheets (docs/decisions/0031): one row per school,
+ * kept in the database so backups and tenancy cover it like every other record.
+ */
+export const schoolLogos = pgTable('school_logos', {
+  schoolId: uuid('school_id')
+    .primaryKey()
+    .references(() => schools.id),
+  contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+  image: bytea('image').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const users = pgTable(
   'users',

@@ -1,61 +1,19 @@
 import { DownloadIcon, PrinterIcon, ReceiptTextIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/web/components/ui/dialog';
-import { Input } from '@/web/components/ui/input';
-import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
 import { downloadFile, receiptPdfPath, receiptPrintHref, type Receipt } from '@/web/lib/ledger-api';
 import { cn } from '@/web/lib/utils';
-import { rememberedReceiver, rememberReceiver } from './payment-fields';
-
-export const PRINT_CANCELLED_MESSAGE = 'Receipt printing cancelled. User name is required.';
 
 /**
- * Print Receipt (operations §5 Receipts): the issuer's name is asked first; an empty name cancels
- * printing. The printable receipt opens in its own window; a blocked pop-up is only logged (§8).
+ * Print Receipt (operations §5 Receipts): the printable receipt opens in its own window and prints
+ * itself. It shows the "Received by" stored with the receipt, so every reprint names the person
+ * who took the money; nobody types a name at print time. A blocked pop-up is only logged (§8).
  */
-export function PrintReceiptDialog({ receiptId, open, onOpenChange }: { receiptId: string | null; open: boolean; onOpenChange: (open: boolean) => void }) {
-  const [name, setName] = useState(rememberedReceiver);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onOpenChange(false);
-    if (!receiptId) return;
-    if (!name.trim()) {
-      toast.error({ title: 'Print Cancelled', description: PRINT_CANCELLED_MESSAGE });
-      return;
-    }
-    rememberReceiver(name);
-    const win = window.open(receiptPrintHref(receiptId, name.trim()), '_blank');
-    if (!win) console.warn('The receipt window was blocked by the browser');
-  };
-
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-sm">
-        <DialogHeader>
-          <DialogTitle>Print Receipt</DialogTitle>
-          <DialogDescription>Enter your name. It is printed on the receipt as the person who issued it.</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <Field label="Your name" htmlFor="issuer-name">
-            <Input id="issuer-name" value={name} autoFocus maxLength={100} onChange={(e) => setName(e.target.value)} />
-          </Field>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit">
-              <PrinterIcon />
-              Print
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
-  );
+export function openReceiptPrint(receiptId: string): void {
+  const win = window.open(receiptPrintHref(receiptId), '_blank');
+  if (!win) console.warn('The receipt window was blocked by the browser');
 }
 
 /** Downloads the server's PDF of a receipt (the same receipt, to keep or share). */
@@ -69,11 +27,10 @@ export async function downloadReceiptPdf(receipt: Pick<Receipt, 'id' | 'receiptN
 
 /** Print and Download PDF for one receipt. */
 export function ReceiptButtons({ receipt, size = 'sm', className }: { receipt: Pick<Receipt, 'id' | 'receiptNumber'>; size?: 'sm' | 'default'; className?: string }) {
-  const [printing, setPrinting] = useState(false);
   const [downloading, setDownloading] = useState(false);
   return (
     <div className={cn('flex flex-wrap gap-2', className)}>
-      <Button variant="outline" size={size} onClick={() => setPrinting(true)} aria-label={`Print receipt ${receipt.receiptNumber}`}>
+      <Button variant="outline" size={size} onClick={() => openReceiptPrint(receipt.id)} aria-label={`Print receipt ${receipt.receiptNumber}`}>
         <PrinterIcon />
         Print
       </Button>
@@ -91,7 +48,6 @@ export function ReceiptButtons({ receipt, size = 'sm', className }: { receipt: P
         <DownloadIcon />
         {downloading ? 'Downloading...' : 'Download PDF'}
       </Button>
-      <PrintReceiptDialog receiptId={receipt.id} open={printing} onOpenChange={setPrinting} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { PrinterIcon, SaveIcon } from 'lucide-react';
 import { useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { formatINR, paise } from '@/domain/money';
-import { PrintReceiptDialog } from '@/web/components/fees/receipt-actions';
+import { openReceiptPrint } from '@/web/components/fees/receipt-actions';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
@@ -14,7 +14,6 @@ import { SAVE_QUESTION } from './messages';
  */
 export function useSaveControls() {
   const [confirming, setConfirming] = useState(false);
-  const [printing, setPrinting] = useState<string | null>(null);
   /** The screen's key handler: Ctrl+S (or ⌘S) asks to save unless the screen is read-only. */
   const saveOnCtrlS = (readOnly: boolean, askToSave: () => void) => (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
@@ -22,15 +21,15 @@ export function useSaveControls() {
       if (!readOnly) askToSave();
     }
   };
-  /** Opens the print dialog for the first receipt found, or says there is none yet. */
+  /** Opens the printable receipt for the first receipt found, or says there is none yet. */
   const printFirst = (latest: Receipt | undefined, nothingYet: string) => {
     if (!latest) {
       toast.info({ title: 'No Receipt Yet', description: `${nothingYet} Save the fees first, then print the receipt.` });
       return;
     }
-    setPrinting(latest.id);
+    openReceiptPrint(latest.id);
   };
-  return { confirming, setConfirming, printing, setPrinting, saveOnCtrlS, printFirst };
+  return { confirming, setConfirming, saveOnCtrlS, printFirst };
 }
 
 export type SaveControls = ReturnType<typeof useSaveControls>;
@@ -66,9 +65,9 @@ export function SaveButtons({
   );
 }
 
-/** The Save Fee Entries question (with the student and amount) and the receipt print dialog. */
+/** The Save Fee Entries question (with the student and amount). */
 export function SaveDialogs({ controls, studentName, amount, onConfirm }: { controls: SaveControls; studentName: string; amount: number; onConfirm: () => void }) {
-  const { confirming, setConfirming, printing, setPrinting } = controls;
+  const { confirming, setConfirming } = controls;
   return (
     <>
       <ConfirmDialog
@@ -87,7 +86,6 @@ export function SaveDialogs({ controls, studentName, amount, onConfirm }: { cont
         focusConfirm
         onConfirm={onConfirm}
       />
-      <PrintReceiptDialog key={printing ?? 'none'} receiptId={printing} open={printing !== null} onOpenChange={(open) => !open && setPrinting(null)} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SchoolInfoInput } from '@/domain/auth';
 import { ME_KEY, type School, type User } from '@/web/lib/me-api';
+import { SCHOOL_LOGO_PATH } from '@/web/lib/school-logo';
 import { api } from '@/web/lib/request';
 
 /** Account settings calls (operations §7). The confirmation field never leaves the browser. */
@@ -10,7 +11,19 @@ export const settingsApi = {
   changeEmail: (body: { newEmail: string; password: string }) =>
     api.post<{ message: string; user: User; pendingEmail: string }>('/api/auth/change-email', body),
   updateSchool: (body: SchoolInfoInput) => api.put<{ message: string; school: School }>('/api/schools/update-info', body),
+  uploadLogo: (image: string) => api.put<{ message: string }>(SCHOOL_LOGO_PATH, { image }),
+  removeLogo: () => api.delete<{ message: string }>(SCHOOL_LOGO_PATH),
 };
+
+/** Upload and removal refetch the logo wherever it shows (Settings, printed receipts). */
+export function useSchoolLogoMutations() {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: [SCHOOL_LOGO_PATH] });
+  return {
+    upload: useMutation({ mutationFn: settingsApi.uploadLogo, onSuccess }),
+    remove: useMutation({ mutationFn: settingsApi.removeLogo, onSuccess }),
+  };
+}
 
 export function useChangePassword() {
   return useMutation({ mutationFn: settingsApi.changePassword });

@@ -11,6 +11,7 @@ import { Field } from '@/web/components/ui/label';
 import { refusalMessage, serverFieldErrors } from '@/web/lib/form-errors';
 import type { School } from '@/web/lib/me-api';
 import { useUpdateSchool } from './api';
+import { SchoolLogoField } from './school-logo-field';
 
 const FIELDS = ['name', 'phone', 'schoolCode', 'address'] as const;
 const valuesOf = (school: School): SchoolInfoInput => ({
@@ -50,6 +51,7 @@ export function SchoolInfoCard({ school }: { school: School }) {
         <CardDescription>Shown on receipts, marksheets and reports.</CardDescription>
       </CardHeader>
       <CardContent>
+        <SchoolLogoField />
         <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate aria-label="School Information">
           <Field label="School name" htmlFor="schoolName" error={errors.name?.message} className="sm:col-span-2">
             <Input id="schoolName" autoComplete="organization" aria-invalid={Boolean(errors.name)} {...form.register('name')} />

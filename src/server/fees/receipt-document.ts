@@ -1,0 +1,75 @@
+import { and, eq } from 'drizzle-orm';
+import { indiaMonthKey } from '../../domain/ledger';
+import { paise, toRupeeString, type Paise } from '../../domain/money';
+import { indiaDate } from '../../domain/sessions';
+import type { Db } from '../db/client';
+import { schools, students } from '../db/schema';
+import { notFound } from '../lib/errors';
+import { readTogether } from '../lib/reads';
+import { findSchoolLogo, hasSchoolLogo, type SchoolLogo } from '../schools/queries';
+import { accountFor, loadStudentSession } from './context';
+import { toReceiptDto, type ReceiptDto } from './dto';
+import { carriedBalances, findReceipt, summariseCarried } from './queries';
+
+export interface ReceiptSchool {
+  name: string;
+  address: string;
+  phone: string;
+  schoolCode: string | null;
+  email: string;
+  hasLogo: boolean;
+}
+
+/** Everything a printed receipt shows: the receipt as stored, plus who the student is and what is still due. */
+export interface ReceiptDocument {
+  receipt: ReceiptDto;
+  school: ReceiptSchool;
+  student: { fatherName: string; admissionNumber: string | null };
+  /** null on a cancelled receipt: it no longer settles anything */
+  balance: { asOn: string; amount: string } | null;
+}
+
+/**
+ * What the student still owes on the day the receipt is printed (docs/decisions/0031): the
+ * receipt's session till the current month (ruling 6, the domain's one computation) plus every
+ * balance carried from earlier sessions. A reprint shows the balance as it is then, labelled with
+ * that date, so a parent never reads an old figure as today's.
+ */
+async function balanceDue(db: Db, { schoolId, receipt, now }: { schoolId: string; receipt: ReceiptDto; now: Date }): Promise<Paise> {
+  const ctx = await loadStudentSession(db, { schoolId, studentId: receipt.studentId, academicYear: receipt.academicYear });
+  // a closed session's dues are in its carried balance: count them once
+  const session = ctx.carried ? 0 : accountFor(ctx, indiaMonthKey(now)).tillDate.outstanding;
+  const carried = summariseCarried(await carriedBalances(db, { schoolId, studentId: receipt.studentId })).balance;
+  return paise(session + carried);
+}
+
+export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoolId: string; id: string; now: Date }): Promise<ReceiptDocument> {
+  const found = await findReceipt(db, { schoolId, id });
+  if (!found) throw notFound('Receipt not found');
+  const receipt = toReceiptDto(found);
+  const [[school], [student], hasLogo] = await readTogether(
+    db,
+    () =>
+      db
+        .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
+        .from(schools)
+        .where(eq(schools.id, schoolId))
+        .limit(1),
+    () =>
+      db
+        .select({ fatherName: students.fatherName, admissionNumber: students.admissionNumber })
+        .from(students)
+        .where(and(eq(students.schoolId, schoolId), eq(students.id, receipt.studentId)))
+        .limit(1),
+    () => hasSchoolLogo(db, { schoolId }),
+  );
+  const balance = receipt.status === 'live' ? { asOn: indiaDate(now), amount: toRupeeString(await balanceDue(db, { schoolId, receipt, now })) } : null;
+  return {
+    receipt,
+    school: { ...school!, hasLogo },
+    student: { fatherName: student?.fatherName ?? '', admissionNumber: student?.admissionNumber ?? null },
+    balance,
+  };
+}
+
+export const receiptLogo = (db: Db, schoolId: string): Promise<SchoolLogo | undefined> => findSchoolLogo(db, { schoolId });
