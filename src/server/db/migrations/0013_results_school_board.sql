@@ -1,0 +1,1 @@
+ALTER TABLE "schools" ADD COLUMN "board" text DEFAULT 'cbse' NOT NULL;
