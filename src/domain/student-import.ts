@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { neutraliseCell, restoreCell } from './csv-cell';
 import type { CreateStudentInput } from './students';
 
 /**
@@ -135,7 +136,7 @@ export function parseStudentCsv(text: string): CsvParseResult {
     if (rowLength(record) > MAX_ROW_CHARS) return { ok: false, error: tooLong(i + 1) };
     const values: Record<string, string> = {};
     header.forEach((key, col) => {
-      if (key && values[key] === undefined) values[key] = (record[col] ?? '').trim();
+      if (key && values[key] === undefined) values[key] = restoreCell((record[col] ?? '').trim());
     });
     const extra = record.slice(header.length).some((v) => v.trim() !== '');
     rows.push({
@@ -272,3 +273,23 @@ export function fileDuplicates(
 
 /** The column that the rejected-rows file adds to the original ones. */
 export const ERRORS_COLUMN = 'Errors';
+
+/**
+ * The rows that were not imported, as a CSV to fix and import again: the file's own header and
+ * values, unchanged, plus an Errors column with every problem of the row. Row numbers are those
+ * `parseStudentCsv` gives (the header is row 1). Cells are neutralised against formula injection;
+ * the importer undoes that when the file comes back.
+ */
+export function rejectedRowsCsv(text: string, rejected: ReadonlyArray<{ row: number; reasons: readonly string[] }>): string {
+  const records = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';'] }).data;
+  const headerIndex = records.findIndex((r) => !isBlank(r));
+  const header = headerIndex >= 0 ? records[headerIndex]! : [];
+  const data = [...rejected]
+    .sort((a, b) => a.row - b.row)
+    .map((r) => {
+      const record = records[r.row - 1] ?? [];
+      const cells = header.map((_, col) => record[col] ?? '');
+      return [...cells, r.reasons.join('; ')].map(neutraliseCell);
+    });
+  return Papa.unparse({ fields: [...header, ERRORS_COLUMN].map(neutraliseCell), data }) + '\r\n';
+}
