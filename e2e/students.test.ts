@@ -130,7 +130,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await again.getByRole('button', { name: 'Import 1 student' }).click();
     await soon(() => again.getByText('1 possible duplicate was skipped (rows 2).').isVisible()).toBe(true);
     await soon(() => toast(page, 'Imported 1 student into Class 5-B (1). 1 error. 1 possible duplicate skipped.').isVisible()).toBe(true);
-    await again.getByRole('button', { name: 'Close' }).click();
+    await again.getByRole('button', { name: 'Close' }).first().click();
     await expect.poll(() => page.getByRole('dialog').count(), { timeout: 5_000 }).toBe(0);
 
     // Find one by class, section and roll number (numeric order).

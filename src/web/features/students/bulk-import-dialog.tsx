@@ -329,47 +329,34 @@ function Review({ check, importAnyway, onChoose }: { check: BulkCheck; importAny
       {check.duplicates.length > 0 ? (
         <div className="grid gap-2">
           <p className="text-sm font-medium">Possible duplicates: skipped unless you choose Import anyway</p>
-          <div className="max-h-56 overflow-y-auto rounded-md border">
-            <Table aria-label="Possible duplicates">
-              <TableHeader>
-                <TableRow>
-                  <TableHead className="w-16">Row</TableHead>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Matches</TableHead>
-                  <TableHead className="w-40">Choice</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {check.duplicates.map((d) => (
-                  <TableRow key={d.row}>
-                    <TableCell className="tabular-nums">{d.row}</TableCell>
-                    <TableCell>{d.name}</TableCell>
-                    <TableCell className="whitespace-normal">
-                      <ul className="grid gap-0.5">
-                        {d.description.map((text) => (
-                          <li key={text}>{text}</li>
-                        ))}
-                      </ul>
-                    </TableCell>
-                    <TableCell>
-                      <NativeSelect
-                        aria-label={`Row ${d.row} ${d.name}`}
-                        className="h-9"
-                        value={importAnyway.has(d.row) ? 'import' : 'skip'}
-                        onChange={(e) => onChoose(d.row, e.target.value === 'import')}
-                      >
-                        <option value="skip">Skip</option>
-                        <option value="import">Import anyway</option>
-                      </NativeSelect>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
+          <ul aria-label="Possible duplicates" className="grid max-h-56 divide-y overflow-y-auto rounded-md border">
+            {check.duplicates.map((d) => (
+              <li key={d.row} className="grid gap-2 p-3 text-sm sm:grid-cols-[1fr_10rem] sm:items-center">
+                <div className="grid min-w-0 gap-0.5">
+                  <p className="font-medium">
+                    Row {d.row}: {d.name}
+                  </p>
+                  {d.description.map((text) => (
+                    <p key={text} className="text-muted-foreground">
+                      {text}
+                    </p>
+                  ))}
+                </div>
+                <NativeSelect
+                  aria-label={`Row ${d.row} ${d.name}`}
+                  className="h-9"
+                  value={importAnyway.has(d.row) ? 'import' : 'skip'}
+                  onChange={(e) => onChoose(d.row, e.target.value === 'import')}
+                >
+                  <option value="skip">Skip</option>
+                  <option value="import">Import anyway</option>
+                </NativeSelect>
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
-      {check.errors.length > 0 ? <RowErrors errors={check.errors} /> : null}
+      {check.errors.length > 0 ? <RowErrors errors={check.errors} before /> : null}
     </div>
   );
 }
@@ -382,11 +369,14 @@ function SkippedRows({ skipped }: { skipped: BulkResult['skipped'] }) {
   );
 }
 
-function RowErrors({ errors }: { errors: BulkResult['errors'] }) {
+function RowErrors({ errors, before = false }: { errors: BulkResult['errors']; before?: boolean }) {
+  const rows = `${errors.length} ${errors.length === 1 ? 'row' : 'rows'}`;
   return (
     <div className="grid gap-2">
       <p className="text-sm font-medium text-destructive">
-        {errors.length} {errors.length === 1 ? 'row was' : 'rows were'} not imported. Fix them and import those rows again.
+        {before
+          ? `${rows} with errors will not be imported. Download them, fix them and import that file again.`
+          : `${errors.length} ${errors.length === 1 ? 'row was' : 'rows were'} not imported. Fix them and import those rows again.`}
       </p>
       <div className="max-h-56 overflow-y-auto rounded-md border">
         <Table>
