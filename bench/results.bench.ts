@@ -1,5 +1,7 @@
 import { getDocumentProxy } from 'unpdf';
-import { DEFAULT_SUBJECTS } from '../src/domain/results';
+import { eq } from 'drizzle-orm';
+import { defaultSubjects } from '../src/domain/boards';
+import { schools } from '../src/server/db/schema';
 import { createSession, enrollStudents, type FixtureStudent } from '../src/server/results/test-fixtures';
 import type { BenchContext, BenchRow } from './types';
 
@@ -10,10 +12,12 @@ import type { BenchContext, BenchRow } from './types';
 
 const SESSION = '2025-2026';
 const CHUNK = 50; // what the marks screen sends per request
+/** the ICSE middle school list has the ten subjects the targets are written for */
+const SUBJECTS = defaultSubjects('icse', 'Class 7');
 
 function entries(students: FixtureStudent[], round: number) {
   return students.flatMap((s, i) =>
-    DEFAULT_SUBJECTS.map((subject, j) => {
+    SUBJECTS.map((subject, j) => {
       const v = (i + j + round) % 6; // 0..5, so every field stays within its maximum
       return {
         studentId: s.id,
@@ -42,6 +46,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
 
   // 40 students × 10 subjects
   const school = await ctx.createSchool('Bench Results School');
+  await ctx.db.update(schools).set({ board: 'icse' }).where(eq(schools.id, school.schoolId));
   const session = await createSession(ctx.db, { schoolId: school.schoolId, name: SESSION, isActive: true });
   const forty = await enrollStudents(ctx.db, {
     schoolId: school.schoolId,

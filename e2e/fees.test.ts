@@ -47,9 +47,26 @@ describe.skipIf(skipReason())('fee collection', () => {
     await page.getByRole('button', { name: 'Discard them' }).click();
     await soon(() => grid.getByLabel(`Tuition fee ${april}`).inputValue()).toBe('');
 
-    // Enter moves from amount to amount; dates fill in as today; the total follows live
+    // an amount is typed as written: 1e3 and letters are refused out loud, Indian commas are read
+    const aprilTuition = grid.getByLabel(`Tuition fee ${april}`);
+    await aprilTuition.fill('1e3');
+    await soon(() => page.getByText(`${april}: Tuition fee must be written out in digits, e.g. 1000 (not 1e3)`).isVisible()).toBe(true);
+    await aprilTuition.fill('15OO');
+    await soon(() => page.getByText(`${april}: Tuition fee has letters in it; type the amount in digits, e.g. 1500 or 1,500.50`).isVisible()).toBe(true);
+    expect(await aprilTuition.getAttribute('aria-invalid')).toBe('true');
+    await aprilTuition.fill('1,500');
+    await soon(() => page.getByTestId('monthly-new-total').textContent()).toBe(inr(TUITION));
+    await aprilTuition.fill('');
+
+    // Enter moves down to the same fee of the next month; dates fill in as today; the total follows live
     await grid.getByLabel(`Tuition fee ${april}`).click();
-    for (const amount of [TUITION, BUS, TUITION, BUS, TUITION, BUS]) {
+    for (const amount of [TUITION, TUITION, TUITION]) {
+      await page.keyboard.type(String(amount));
+      await page.keyboard.press('Enter');
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Tuition fee ${school.months[3]!.month} ${school.months[3]!.year}`);
+    await grid.getByLabel(`Bus fee ${april}`).click();
+    for (const amount of [BUS, BUS, BUS]) {
       await page.keyboard.type(String(amount));
       await page.keyboard.press('Enter');
     }
@@ -58,7 +75,7 @@ describe.skipIf(skipReason())('fee collection', () => {
     const total = 3 * (TUITION + BUS);
     await soon(() => page.getByTestId('monthly-new-total').textContent()).toBe(inr(total));
     // the last Enter went on to the next month, ready for more
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Tuition fee ${school.months[3]!.month} ${school.months[3]!.year}`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Bus fee ${school.months[3]!.month} ${school.months[3]!.year}`);
 
     await page.getByLabel('Received By').fill('Anita Koul');
     await page.keyboard.press('Control+s');

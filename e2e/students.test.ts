@@ -109,8 +109,32 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     // closes by itself 2 s after a clean import
     await expect.poll(() => page.getByRole('dialog').count(), { timeout: 5_000 }).toBe(0);
 
+    // A second file: a student already there is flagged and skipped, a bad row shows every error
+    // and comes back as a rejected-rows file to fix and import again.
+    await page.getByRole('button', { name: 'Bulk Import' }).first().click();
+    const again = page.getByRole('dialog');
+    const second = ['name,class,section,father_name,mobile_number', 'aarav sharma,5th,A,Father Sharma,', 'Bad Row,Class 13,A,,0123', 'Naya Bachcha,5th,B,Father Naya,'].join('\n');
+    await again.locator('input[type=file]').setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(second) });
+    await soon(() => again.getByText('Loaded more.csv').isVisible()).toBe(true);
+    await again.getByRole('button', { name: 'Import Students' }).click();
+    await soon(() => again.getByText('3 rows checked: 1 ready to import, 1 possible duplicate, 1 with errors. Nothing has been imported yet.').isVisible()).toBe(true);
+    await soon(() => again.getByText("Same name, father's name and class as Aarav Sharma, Class 5-A, already in the school").isVisible()).toBe(true);
+    expect(await again.getByLabel('Row 2 aarav sharma').inputValue()).toBe('skip');
+    expect(await again.getByText('Unknown class "Class 13"').isVisible()).toBe(true);
+    expect(await again.getByText('Invalid mobile number format').isVisible()).toBe(true);
+    const [rejected] = await Promise.all([page.waitForEvent('download'), again.getByRole('button', { name: 'Download rejected rows' }).click()]);
+    expect(rejected.suggestedFilename()).toBe('rejected-rows.csv');
+    const { readFile } = await import('node:fs/promises');
+    const rejectedText = await readFile((await rejected.path())!, 'utf8');
+    expect(rejectedText.trim().split('\r\n')).toEqual(['name,class,section,father_name,mobile_number,Errors', 'Bad Row,Class 13,A,,0123,"Unknown class ""Class 13""; Invalid mobile number format"']);
+    await again.getByRole('button', { name: 'Import 1 student' }).click();
+    await soon(() => again.getByText('1 possible duplicate was skipped (rows 2).').isVisible()).toBe(true);
+    await soon(() => toast(page, 'Imported 1 student into Class 5-B (1). 1 error. 1 possible duplicate skipped.').isVisible()).toBe(true);
+    await again.getByRole('button', { name: 'Close' }).first().click();
+    await expect.poll(() => page.getByRole('dialog').count(), { timeout: 5_000 }).toBe(0);
+
     // Find one by class, section and roll number (numeric order).
-    await soon(() => page.getByText('26 students in 1 class').isVisible()).toBe(true);
+    await soon(() => page.getByText('27 students in 1 class').isVisible()).toBe(true);
     await page.getByLabel('Class', { exact: true }).selectOption('Class 5');
     await page.getByLabel('Section', { exact: true }).selectOption('A');
     const roll = page.getByLabel('Roll Number', { exact: true });
@@ -152,7 +176,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await soon(() => confirm.getByText('Are you sure you want to delete this student? This action cannot be undone.').isVisible()).toBe(true);
     await confirm.getByRole('button', { name: 'Delete Student' }).click();
     await soon(() => toast(page, 'Student has been successfully deleted from the system.').isVisible()).toBe(true);
-    await soon(() => page.getByText('25 students in 1 class').isVisible()).toBe(true);
+    await soon(() => page.getByText('26 students in 1 class').isVisible()).toBe(true);
 
     // With students and a fee structure the fee tabs open.
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Submit Monthly Fee' }).click();

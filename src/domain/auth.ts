@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOARD_MESSAGE, BOARDS } from './boards';
 import { newPasswordSchema } from './password-policy';
 import { emailField } from './sign-in';
 import { oneLine } from './text';
@@ -88,5 +89,7 @@ export const schoolInfoSchema = z.object({
     .toUpperCase()
     .min(1, 'School code is required')
     .refine((v) => /^[A-Z0-9]{3,10}$/.test(v), 'School code must be 3-10 characters long and contain only uppercase letters and numbers'),
+  /** left out by older clients: the board stays as it is */
+  board: z.enum(BOARDS, { error: BOARD_MESSAGE }).optional(),
 });
 export type SchoolInfoInput = z.input<typeof schoolInfoSchema>;

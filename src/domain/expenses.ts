@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_PAISE, parseRupees, type Paise } from './money';
+import { amountProblemMessage, readAmount } from './amount-input';
+import { MAX_PAISE, type Paise } from './money';
 
 /**
  * Expenses (operations §3, §5 Expense, §9; ruling 20): what the school spends, by category.
@@ -43,12 +44,15 @@ const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'st
 
 /** Why an amount is refused, or its paise. Negative, over two decimals and non-numbers each say so. */
 export function checkExpenseAmount(input: string | number): { ok: true; value: Paise } | { ok: false; message: string } {
-  const text = typeof input === 'number' ? String(input) : input.trim().replace(/,/g, '');
-  if (/^-/.test(text)) return { ok: false, message: NEGATIVE_AMOUNT_MESSAGE };
-  const value = typeof input === 'number' && !Number.isFinite(input) ? null : parseRupees(typeof input === 'number' ? input : text);
-  if (value === null) return { ok: false, message: AMOUNT_FORMAT_MESSAGE };
-  if (value > MAX_PAISE) return { ok: false, message: AMOUNT_TOO_LARGE_MESSAGE };
-  return { ok: true, value };
+  const reading = readAmount(input);
+  if (!reading.ok) {
+    if (reading.problem === 'negative') return { ok: false, message: NEGATIVE_AMOUNT_MESSAGE };
+    if (reading.problem === 'format' || reading.problem === 'decimals') return { ok: false, message: AMOUNT_FORMAT_MESSAGE };
+    return { ok: false, message: amountProblemMessage('Amount', reading.problem) };
+  }
+  if (reading.value === null) return { ok: false, message: AMOUNT_FORMAT_MESSAGE };
+  if (reading.value > MAX_PAISE) return { ok: false, message: AMOUNT_TOO_LARGE_MESSAGE };
+  return { ok: true, value: reading.value };
 }
 
 function isRealDate(text: string): boolean {

@@ -28,7 +28,7 @@ describe('fee line amounts', () => {
     expect(checkLineAmount('-1', 'Exam fee')).toEqual({ ok: false, message: 'Exam fee cannot be negative' });
     expect(checkLineAmount(0.001, 'Exam fee')).toEqual({ ok: false, message: 'Exam fee can have at most two decimals (whole paise)' });
     expect(checkLineAmount('10000000.01', 'Exam fee')).toEqual({ ok: false, message: 'Exam fee cannot be more than ₹1,00,00,000.00 on one fee line' });
-    expect(checkLineAmount('12abc', 'Exam fee')).toEqual({ ok: false, message: 'Exam fee must be an amount in rupees, e.g. 1500 or 1500.50' });
+    expect(checkLineAmount('12abc', 'Exam fee')).toEqual({ ok: false, message: 'Exam fee has letters in it; type the amount in digits, e.g. 1500 or 1,500.50' });
     expect(checkLineAmount(Number.NaN, 'Exam fee').ok).toBe(false);
     expect(checkLineAmount(1e21, 'Exam fee').ok).toBe(false);
     expect(checkLineAmount(true, 'Exam fee').ok).toBe(false);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { parseRupees, paise, type Paise } from './money';
+import { amountProblemMessage, readAmount } from './amount-input';
+import { paise, type Paise } from './money';
 import { indiaDate, MONTH_NAMES, shortAcademicYear, type MonthName } from './sessions';
 
 /**
@@ -148,16 +149,10 @@ export const MAX_LINE_PAISE = paise(1_000_000_000);
  * entered" and is allowed only where the caller says so.
  */
 export function checkLineAmount(input: unknown, label: string): { ok: true; value: Paise | null } | { ok: false; message: string } {
-  if (input === null || input === undefined || (typeof input === 'string' && input.trim() === '')) return { ok: true, value: null };
-  if (typeof input !== 'string' && typeof input !== 'number') return { ok: false, message: `${label} must be an amount in rupees, e.g. 1500 or 1500.50` };
-  const text = typeof input === 'number' ? String(input) : input.trim().replace(/,/g, '');
-  if (typeof input === 'number' && !Number.isFinite(input)) return { ok: false, message: `${label} must be an amount in rupees, e.g. 1500 or 1500.50` };
-  if (/^-/.test(text)) return { ok: false, message: `${label} cannot be negative` };
-  if (/^\d+\.\d{3,}$/.test(text)) return { ok: false, message: `${label} can have at most two decimals (whole paise)` };
-  const value = parseRupees(typeof input === 'number' ? input : text);
-  if (value === null) return { ok: false, message: `${label} must be an amount in rupees, e.g. 1500 or 1500.50` };
-  if (value > MAX_LINE_PAISE) return { ok: false, message: `${label} cannot be more than ₹1,00,00,000.00 on one fee line` };
-  return { ok: true, value };
+  const reading = readAmount(input);
+  if (!reading.ok) return { ok: false, message: amountProblemMessage(label, reading.problem) };
+  if (reading.value !== null && reading.value > MAX_LINE_PAISE) return { ok: false, message: `${label} cannot be more than ₹1,00,00,000.00 on one fee line` };
+  return reading;
 }
 
 /** A zod field for one fee amount: blank → null, else whole paise within the line limit. */

@@ -7,11 +7,6 @@ import { normaliseClass, normaliseSection } from './classes';
  * arithmetic on a mark, and percentages are rounded from integers.
  */
 
-export const DEFAULT_SUBJECTS = [
-  'English', 'Urdu', 'Mathematics', 'Science', 'Social Studies',
-  'Computer Science', 'General Knowledge', 'Islamiyat', 'Kashmiri', 'Hindi',
-] as const;
-
 /** The fields a teacher types; FA, total and grade are computed from them. */
 export const MARK_FIELDS = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'ca', 'sa'] as const;
 export type MarkField = (typeof MARK_FIELDS)[number];

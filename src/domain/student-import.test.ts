@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { bulkAdjustSchema, feeStructureSchema } from './fee-structures';
-import { normaliseHeader, parseStudentCsv, rowToStudentInput, templateCsv, TEMPLATE_COLUMNS } from './student-import';
+import { describeMatch, fileDuplicates, normaliseHeader, parseStudentCsv, rejectedRowsCsv, rowToStudentInput, templateCsv, TEMPLATE_COLUMNS } from './student-import';
 import { createStudentSchema, updateStudentSchema } from './students';
 
 describe('CSV headers', () => {
@@ -69,5 +69,43 @@ describe('shared form rules', () => {
     expect(bulkAdjustSchema.parse({ percentage: 7.5, feeTypes: { miscFee: true } }).percentage).toBe('7.5');
     expect(bulkAdjustSchema.parse({ percentage: '10 %', feeTypes: { miscFee: true } }).percentage).toBe('10');
     expect(bulkAdjustSchema.safeParse({ percentage: '0.001', feeTypes: { miscFee: true } }).success).toBe(false);
+  });
+});
+
+describe('rejected rows file', () => {
+  it('the rejected rows download has the original columns plus Errors and can be imported again as is', () => {
+    const original = [
+      'Student Name,Class,Mobile,Aadhaar,Bus Fee',
+      'Good Row,Class 1,9876543210,,0',
+      '',
+      'Bad Row,Class 13,+919876543210,1234 5678,1e3',
+      '"=HYPERLINK(""http://x"")",Class 2,,,-5',
+    ].join('\n');
+    const csv = rejectedRowsCsv(original, [
+      { row: 5, reasons: ['Bus fee must be an amount of at least 0 with at most 2 decimals'] },
+      { row: 4, reasons: ['Unknown class "Class 13"', 'Aadhar number must be 12 digits'] },
+    ]);
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('Student Name,Class,Mobile,Aadhaar,Bus Fee,Errors');
+    expect(lines[1]).toBe(`Bad Row,Class 13,'+919876543210,1234 5678,1e3,"Unknown class ""Class 13""; Aadhar number must be 12 digits"`);
+    // a formula is never handed to the spreadsheet as a formula
+    expect(lines[2]).toBe(`"'=HYPERLINK(""http://x"")",Class 2,,,'-5,Bus fee must be an amount of at least 0 with at most 2 decimals`);
+
+    const again = parseStudentCsv(csv);
+    expect(again.ok && again.rows.map((r) => r.values)).toEqual([
+      { name: 'Bad Row', class: 'Class 13', mobile_number: '+919876543210', aadhar_number: '1234 5678', monthly_bus_fee: '1e3', errors: 'Unknown class "Class 13"; Aadhar number must be 12 digits' },
+      { name: '=HYPERLINK("http://x")', class: 'Class 2', mobile_number: '', aadhar_number: '', monthly_bus_fee: '-5', errors: 'Bus fee must be an amount of at least 0 with at most 2 decimals' },
+    ]);
+  });
+
+  it('flags a student twice in one file by name, father and class (any case and spacing) or by Aadhaar', () => {
+    const dups = fileDuplicates([
+      { row: 2, name: 'Aarav Sharma', fatherName: 'Rakesh', class: 'Class 5', section: 'A', aadhaar: '111122223333' },
+      { row: 3, name: ' aarav  SHARMA', fatherName: 'rakesh ', class: 'Class 5', section: 'B', aadhaar: null },
+      { row: 4, name: 'Zoya', fatherName: 'Imran', class: 'Class 5', section: 'A', aadhaar: '111122223333' },
+      { row: 5, name: 'Aarav Sharma', fatherName: 'Rakesh', class: 'Class 6', section: 'A', aadhaar: null },
+    ]);
+    expect([...dups.keys()]).toEqual([3, 4]);
+    expect(describeMatch(dups.get(4)![0]!)).toBe('Same Aadhaar number as row 2 of this file (Aarav Sharma, Class 5-A)');
   });
 });

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { neutraliseCell, restoreCell } from './csv-cell';
 import type { CreateStudentInput } from './students';
 
 /**
@@ -135,7 +136,7 @@ export function parseStudentCsv(text: string): CsvParseResult {
     if (rowLength(record) > MAX_ROW_CHARS) return { ok: false, error: tooLong(i + 1) };
     const values: Record<string, string> = {};
     header.forEach((key, col) => {
-      if (key && values[key] === undefined) values[key] = (record[col] ?? '').trim();
+      if (key && values[key] === undefined) values[key] = restoreCell((record[col] ?? '').trim());
     });
     const extra = record.slice(header.length).some((v) => v.trim() !== '');
     rows.push({
@@ -203,4 +204,92 @@ export function rowToStudentInput(values: Record<string, string>): CreateStudent
     monthlyBusFee: v('monthly_bus_fee'),
     enrollmentDate: v('enrollment_date'),
   };
+}
+
+/**
+ * Possible duplicates (issue "The school year as a school lives it", item 5): the same student
+ * twice, in the file or already in the school. Two rules: the same name, father's name and class
+ * (compared without case or extra spaces), or the same Aadhaar number. Admission numbers are unique
+ * in a school, so a repeated one is an error of the row, not a choice.
+ */
+export type DuplicateRule = 'name-father-class' | 'aadhaar';
+
+export interface DuplicateMatch {
+  rule: DuplicateRule;
+  /** a row earlier in the same file … */
+  row?: number;
+  /** … or a student already in the school */
+  studentId?: string;
+  name: string;
+  class: string;
+  section: string;
+  fatherName: string;
+}
+
+export interface DuplicateRow {
+  row: number;
+  name: string;
+  matches: DuplicateMatch[];
+}
+
+/** `  Aarav   SHARMA ` → `aarav sharma` */
+export function personKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+export function nameFatherClassKey(name: string, fatherName: string, className: string): string {
+  return `${personKey(name)}|${personKey(fatherName)}|${className}`;
+}
+
+/** How a duplicate is described to the clerk: "Same name, father's name and class as row 4 (Aarav Sharma, Class 5-A)". */
+export function describeMatch(m: DuplicateMatch): string {
+  const what = m.rule === 'aadhaar' ? 'Same Aadhaar number as' : "Same name, father's name and class as";
+  const who = `${m.name}, ${m.class}-${m.section}`;
+  return m.row !== undefined ? `${what} row ${m.row} of this file (${who})` : `${what} ${who}, already in the school`;
+}
+
+/** Rows whose student appears earlier in the same file; the first of a group is not a duplicate. */
+export function fileDuplicates(
+  rows: ReadonlyArray<{ row: number; name: string; fatherName: string; class: string; section: string; aadhaar: string | null }>,
+): Map<number, DuplicateMatch[]> {
+  const firstByKey = new Map<string, (typeof rows)[number]>();
+  const firstByAadhaar = new Map<string, (typeof rows)[number]>();
+  const out = new Map<number, DuplicateMatch[]>();
+  for (const r of rows) {
+    const found: DuplicateMatch[] = [];
+    const key = nameFatherClassKey(r.name, r.fatherName, r.class);
+    const sameName = firstByKey.get(key);
+    if (sameName) found.push({ rule: 'name-father-class', row: sameName.row, name: sameName.name, class: sameName.class, section: sameName.section, fatherName: sameName.fatherName });
+    else firstByKey.set(key, r);
+    if (r.aadhaar) {
+      const sameAadhaar = firstByAadhaar.get(r.aadhaar);
+      if (sameAadhaar) found.push({ rule: 'aadhaar', row: sameAadhaar.row, name: sameAadhaar.name, class: sameAadhaar.class, section: sameAadhaar.section, fatherName: sameAadhaar.fatherName });
+      else firstByAadhaar.set(r.aadhaar, r);
+    }
+    if (found.length > 0) out.set(r.row, found);
+  }
+  return out;
+}
+
+/** The column that the rejected-rows file adds to the original ones. */
+export const ERRORS_COLUMN = 'Errors';
+
+/**
+ * The rows that were not imported, as a CSV to fix and import again: the file's own header and
+ * values, unchanged, plus an Errors column with every problem of the row. Row numbers are those
+ * `parseStudentCsv` gives (the header is row 1). Cells are neutralised against formula injection;
+ * the importer undoes that when the file comes back.
+ */
+export function rejectedRowsCsv(text: string, rejected: ReadonlyArray<{ row: number; reasons: readonly string[] }>): string {
+  const records = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimitersToGuess: [',', '\t', ';'] }).data;
+  const headerIndex = records.findIndex((r) => !isBlank(r));
+  const header = headerIndex >= 0 ? records[headerIndex]! : [];
+  const data = [...rejected]
+    .sort((a, b) => a.row - b.row)
+    .map((r) => {
+      const record = records[r.row - 1] ?? [];
+      const cells = header.map((_, col) => record[col] ?? '');
+      return [...cells, r.reasons.join('; ')].map(neutraliseCell);
+    });
+  return Papa.unparse({ fields: [...header, ERRORS_COLUMN].map(neutraliseCell), data }) + '\r\n';
 }

@@ -102,15 +102,31 @@ const email = z
   .pipe(z.string().max(254, 'Invalid email format'))
   .refine((v) => v === '' || EMAIL_PATTERN.test(v), 'Invalid email format');
 
-/** Twelve digits after removing spaces; blank means none. */
+export const AADHAAR_MESSAGE = 'Aadhar number must be 12 digits';
+
+/**
+ * An Aadhaar number as people write it: printed on the card as `1234 5678 9012`, often typed as
+ * `1234-5678-9012`. Spaces and hyphens only group the digits; the number is the twelve digits.
+ * Returns '' for blank, the twelve digits, or null when it is not an Aadhaar number.
+ */
+export function normaliseAadhaar(raw: string | null | undefined): string | null {
+  const digits = (raw ?? '').replace(/[\s-]/g, '');
+  if (digits === '') return '';
+  return /^\d{12}$/.test(digits) ? digits : null;
+}
+
+/** The longest way of typing the twelve digits the form accepts (`1234 - 5678 - 9012`). */
+export const AADHAAR_INPUT_MAX = 20;
+
+/** Twelve digits once the grouping is removed; blank means none. */
 const aadhaarNew = z
   .string()
   .nullish()
   .transform((v, ctx): string | null => {
-    const digits = (v ?? '').replace(/\s/g, '');
-    if (!digits) return null;
-    if (!/^\d{12}$/.test(digits)) {
-      ctx.addIssue({ code: 'custom', message: 'Aadhar number must be 12 digits' });
+    const digits = normaliseAadhaar(v);
+    if (digits === '') return null;
+    if (digits === null) {
+      ctx.addIssue({ code: 'custom', message: AADHAAR_MESSAGE });
       return z.NEVER;
     }
     return digits;
@@ -127,10 +143,10 @@ const aadhaarEdit = z
     if (v === undefined) return undefined;
     const trimmed = (v ?? '').trim();
     if (MASKED_AADHAAR_PATTERN.test(trimmed)) return undefined;
-    const digits = trimmed.replace(/\s/g, '');
-    if (!digits) return null;
-    if (!/^\d{12}$/.test(digits)) {
-      ctx.addIssue({ code: 'custom', message: 'Aadhar number must be 12 digits' });
+    const digits = normaliseAadhaar(trimmed);
+    if (digits === '') return null;
+    if (digits === null) {
+      ctx.addIssue({ code: 'custom', message: AADHAAR_MESSAGE });
       return z.NEVER;
     }
     return digits;

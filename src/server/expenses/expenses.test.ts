@@ -41,7 +41,7 @@ describe('expenses', () => {
       [{ ...rent, amount: '-5' }, 'Amount must be at least 0'],
       [{ ...rent, amount: -0.5 }, 'Amount must be at least 0'],
       [{ ...rent, amount: '10.005' }, 'Amount must be a number in rupees with at most 2 decimals, e.g. 1500 or 1500.50'],
-      [{ ...rent, amount: 'abc' }, 'Amount must be a number in rupees with at most 2 decimals, e.g. 1500 or 1500.50'],
+      [{ ...rent, amount: 'abc' }, 'Amount has letters in it; type the amount in digits, e.g. 1500 or 1,500.50'],
       [{ ...rent, amount: '100000000.01' }, 'Amount cannot be more than ₹10,00,00,000.00'],
       [{ ...rent, date: '2026-02-30' }, 'Date must be a valid date (YYYY-MM-DD)'],
     ];

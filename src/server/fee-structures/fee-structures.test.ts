@@ -55,7 +55,7 @@ describe('class fee structures', () => {
       [{ academicYear: '2026-2028' }, 'Academic year must be written like 2024-2025'],
       [{ monthlyTuitionFee: '-5' }, 'Monthly tuition fee must be an amount of at least 0 with at most 2 decimals'],
       [{ examFee: '10.123' }, 'Exam fee must be an amount of at least 0 with at most 2 decimals'],
-      [{ miscFee: 'abc' }, 'Misc fee must be an amount of at least 0 with at most 2 decimals'],
+      [{ miscFee: 'abc' }, 'Misc fee must be an amount of at least 0 with at most 2 decimals (digits only, no letters)'],
     ];
     for (const [overrides, message] of cases) {
       const res = await school.api.post('/api/class-fee-structures', structure({ className: 'Class 2', ...overrides }));

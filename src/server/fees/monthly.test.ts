@@ -182,7 +182,7 @@ describe('POST /api/monthly-fee-entries/bulk', () => {
       [{ tuitionFee: -5 }, 'Tuition fee cannot be negative'],
       [{ tuitionFee: '1500.555' }, 'Tuition fee can have at most two decimals (whole paise)'],
       [{ busFee: 10_000_000.01 }, 'Bus fee cannot be more than ₹1,00,00,000.00 on one fee line'],
-      [{ tuitionFee: 'fifteen hundred' }, 'Tuition fee must be an amount in rupees, e.g. 1500 or 1500.50'],
+      [{ tuitionFee: 'fifteen hundred' }, 'Tuition fee has letters in it; type the amount in digits, e.g. 1500 or 1,500.50'],
       [{ tuitionDate: '2025-02-30' }, 'Tuition date must be a date (YYYY-MM-DD)'],
       [{ year: 2026, month: 'April' }, 'April 2026 is not a month of the 2025-2026 session'],
       [{ month: 'Smarch' }, '"Smarch" is not a month'],

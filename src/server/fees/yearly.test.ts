@@ -112,7 +112,7 @@ describe('yearly fee entries', () => {
       [{ uniformFee: '-1800' }, 400, 'Uniform fee cannot be negative'],
       [{ uniformFee: '1800.001' }, 400, 'Uniform fee can have at most two decimals (whole paise)'],
       [{ miscFee: '99999999' }, 400, 'Misc fee cannot be more than ₹1,00,00,000.00 on one fee line'],
-      [{ miscFee: 'NaN' }, 400, 'Misc fee must be an amount in rupees, e.g. 1500 or 1500.50'],
+      [{ miscFee: 'NaN' }, 400, 'Misc fee has letters in it; type the amount in digits, e.g. 1500 or 1,500.50'],
       [{ uniformFee: 1800, uniformDate: '2026-04-02' }, 400, 'The date for the uniform fee (2026-04-02) cannot be in the future'],
       [{ uniformFee: 1800, uniformDate: '2024-12-31' }, 400, 'The date for the uniform fee (2024-12-31) is outside the 2025-2026 session (2025-04-01 to 2026-03-31)'],
     ];

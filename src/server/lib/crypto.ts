@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM for personal numbers at rest (Aadhaar, ruling 24). The key is derived from
@@ -6,8 +6,20 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  */
 export class FieldCipher {
   private readonly key: Buffer;
+  private readonly indexKey: Buffer;
   constructor(secret: string) {
     this.key = createHash('sha256').update(`field-cipher:${secret}`).digest();
+    // a separate key for the blind index, so the index never helps with the ciphertext
+    this.indexKey = createHash('sha256').update(`blind-index:${secret}`).digest();
+  }
+  /**
+   * A keyed hash (HMAC-SHA-256) of a normalised personal number, stored beside its ciphertext so
+   * equal numbers can be found with an index instead of decrypting every row (decision 0032).
+   * Without ENCRYPTION_KEY the hash cannot be recomputed, so a stolen table does not give the
+   * numbers away by hashing all 10^12 candidates.
+   */
+  blindIndex(kind: 'aadhaar', normalised: string): string {
+    return createHmac('sha256', this.indexKey).update(`${kind}:${normalised}`).digest('base64url');
   }
   encrypt(plain: string): string {
     const iv = randomBytes(12);

@@ -14,6 +14,8 @@ let classSix: FixtureStudent[];
 beforeAll(async () => {
   ctx = await createTestApp();
   school = await signUpSchool(ctx);
+  // a J&K school: its classes start with the JKBOSE list (Urdu, Kashmiri, …) these marks use
+  await ctx.database.db.update(schools).set({ board: 'jkbose' }).where(eq(schools.id, school.schoolId));
   const db = ctx.database.db;
   session = await createSession(db, { schoolId: school.schoolId, name: '2025-2026', isActive: true });
   classFive = await enrollStudents(db, {

@@ -16,6 +16,8 @@ const full = { f1: '5', f2: '5', f3: '5', f4: '5', f5: '5', f6: '5', ca: '20', s
 beforeAll(async () => {
   ctx = await createTestApp();
   school = await signUpSchool(ctx, { schoolName: 'Green Valley Public School' });
+  // a J&K school: its classes start with the JKBOSE list (Urdu, Kashmiri, …) these marks use
+  await ctx.database.db.update(schools).set({ board: 'jkbose' }).where(eq(schools.id, school.schoolId));
   other = await signUpSchool(ctx);
   const db = ctx.database.db;
   await db.update(schools).set({ phone: '0194-2456789', address: 'Rajbagh, Srinagar', schoolCode: 'GVPS' }).where(eq(schools.id, school.schoolId));

@@ -37,7 +37,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
         security,
         summary: "The school's subject list for a class",
         description:
-          'With `class`, that class\'s subjects in order (seeded with the defaults English, Urdu, Mathematics, Science, Social Studies, Computer Science, General Knowledge, Islamiyat, Kashmiri, Hindi on first use). Without it, every subject name the school uses.',
+          'With `class`, that class\'s subjects in order (seeded on first use with the defaults of the school\'s board — cbse, icse, state or jkbose, set in Settings — for the class\'s band: pre-primary, primary, middle, secondary, senior secondary). Without it, every subject name the school uses.',
         querystring: z.object({ class: classParam.optional() }),
         response: { 200: subjectListDto, 400: errorDto },
       },

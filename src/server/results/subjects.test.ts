@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SUBJECTS } from '../../domain/results';
+import { defaultSubjects } from '../../domain/boards';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { createSession, enrollStudents } from './test-fixtures';
 
@@ -25,15 +25,18 @@ const list = async (api = school.api, className = 'Class 3') => {
   return res.json() as SubjectList;
 };
 
+/** A new school follows CBSE until Settings says otherwise (decision 0032). */
+const CLASS_3 = defaultSubjects('cbse', 'Class 3');
+
 describe('subjects per class', () => {
-  it('seeds each class with the §9 defaults on first read, in order', async () => {
+  it("seeds each class with its board's defaults on first read, in order", async () => {
     const data = await list();
     expect(data.class).toBe('Class 3');
-    expect(data.names).toEqual([...DEFAULT_SUBJECTS]);
-    expect(data.subjects.map((s) => s.sortOrder)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(data.names).toEqual(['English', 'Hindi', 'Mathematics', 'Environmental Studies', 'Computer Science', 'General Knowledge', 'Art Education']);
+    expect(data.subjects.map((s) => s.sortOrder)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(data.subjects.every((s) => !s.hasMarks)).toBe(true);
     // reading again does not seed twice
-    expect((await list()).subjects).toHaveLength(10);
+    expect((await list()).subjects).toHaveLength(7);
   });
 
   it('accepts the class spellings of ruling 7', async () => {
@@ -45,13 +48,13 @@ describe('subjects per class', () => {
 
   it('without a class, lists the names the school uses (the defaults at first)', async () => {
     const res = await other.api.get('/api/results/subjects');
-    expect(res.json()).toMatchObject({ class: null, names: [...DEFAULT_SUBJECTS] });
+    expect(res.json()).toMatchObject({ class: null, names: [...defaultSubjects('cbse', 'Class 6')] });
   });
 
   it('adds a subject at the end; a duplicate name in the class is a 409', async () => {
     const res = await school.api.post('/api/results/subjects', { class: 'Class 3', name: '  Drawing ' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ class: 'Class 3', name: 'Drawing', sortOrder: 11, hasMarks: false });
+    expect(res.json()).toMatchObject({ class: 'Class 3', name: 'Drawing', sortOrder: CLASS_3.length + 1, hasMarks: false });
     const dup = await school.api.post('/api/results/subjects', { class: 'Class 3', name: 'drawing' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().error).toBe('drawing is already a subject of Class 3');
@@ -64,8 +67,9 @@ describe('subjects per class', () => {
 
   it('adding to a class never read before seeds it first', async () => {
     const res = await school.api.post('/api/results/subjects', { class: 'UKG', name: 'Rhymes' });
-    expect(res.json().sortOrder).toBe(11);
-    expect((await list(school.api, 'UKG')).names).toEqual([...DEFAULT_SUBJECTS, 'Rhymes']);
+    const prePrimary = defaultSubjects('cbse', 'UKG');
+    expect(res.json().sortOrder).toBe(prePrimary.length + 1);
+    expect((await list(school.api, 'UKG')).names).toEqual([...prePrimary, 'Rhymes']);
   });
 
   it('renames a subject; the marks stay with it', async () => {
@@ -117,7 +121,7 @@ describe('subjects per class', () => {
     const res = await school.api.put('/api/results/subjects/order', { class: 'Class 3', subjectIds: reversed });
     expect(res.statusCode).toBe(200);
     expect(res.json().names).toEqual([...subjects].reverse().map((s) => s.name));
-    expect((await list()).names[0]).toBe('Hindi');
+    expect((await list()).names[0]).toBe('Art Education');
 
     const partial = await school.api.put('/api/results/subjects/order', { class: 'Class 3', subjectIds: reversed.slice(1) });
     expect(partial.statusCode).toBe(400);
@@ -131,7 +135,7 @@ describe('subjects per class', () => {
       const mine = (await list()).subjects;
       const target = mine.find((s) => s.name === 'Hindi')!;
       // the other school's own Class 3 list is its own defaults
-      expect((await list(other.api)).names).toEqual([...DEFAULT_SUBJECTS]);
+      expect((await list(other.api)).names).toEqual([...CLASS_3]);
       const rename = await other.api.put(`/api/results/subjects/${target.id}`, { name: 'Stolen' });
       expect(rename.statusCode).toBe(404);
       expect(rename.json().error).toBe('Subject not found');
@@ -150,5 +154,56 @@ describe('subjects per class', () => {
     it('needs a signed-in school administrator', async () => {
       expect((await ctx.app.inject({ method: 'GET', url: '/api/results/subjects?class=Class%201' })).statusCode).toBe(401);
     });
+  });
+});
+
+describe('default subjects by board (issue 13)', () => {
+  const update = (s: typeof school, board: string) =>
+    s.api.put('/api/schools/update-info', { name: 'Board Test School', schoolCode: 'BTS01', phone: '', address: '', board });
+
+  it("default subjects come from the school's board and the class band, not one region's list", async () => {
+    const cbse = await signUpSchool(ctx);
+    const me = await cbse.api.get('/api/auth/me');
+    expect(me.json().school.board).toBe('cbse');
+    expect((await list(cbse.api, 'Class 1')).names).toEqual(['English', 'Hindi', 'Mathematics', 'Environmental Studies', 'Computer Science', 'General Knowledge', 'Art Education']);
+    expect((await list(cbse.api, 'Class 7')).names).toEqual(['English', 'Hindi', 'Sanskrit', 'Mathematics', 'Science', 'Social Science', 'Computer Science']);
+    expect((await list(cbse.api, 'Class 9')).names).toEqual(['English', 'Hindi', 'Mathematics', 'Science', 'Social Science', 'Information Technology']);
+    expect((await list(cbse.api, 'Class 12')).names).toEqual(['English', 'Physics', 'Chemistry', 'Mathematics', 'Biology', 'Physical Education']);
+    expect((await list(cbse.api, 'LKG')).names).toEqual(['English', 'Hindi', 'Numbers', 'General Awareness', 'Rhymes and Stories', 'Drawing']);
+    for (const c of ['Class 1', 'Class 7', 'Class 9', 'Class 12']) expect((await list(cbse.api, c)).names).not.toContain('Islamiyat');
+
+    const icse = await signUpSchool(ctx);
+    expect((await update(icse, 'icse')).json().school.board).toBe('icse');
+    expect((await list(icse.api, 'Class 10')).names).toEqual([
+      'English Language', 'English Literature', 'Hindi', 'Mathematics', 'Physics', 'Chemistry', 'Biology', 'History and Civics', 'Geography', 'Computer Applications',
+    ]);
+    expect((await list(icse.api, 'Class 11')).names).toEqual(['English', 'Physics', 'Chemistry', 'Mathematics', 'Biology', 'Computer Science']);
+
+    const state = await signUpSchool(ctx);
+    await update(state, 'state');
+    expect((await list(state.api, 'Class 4')).names).toEqual(['English', 'Regional Language', 'Hindi', 'Mathematics', 'Environmental Studies', 'General Knowledge']);
+
+    const jk = await signUpSchool(ctx);
+    await update(jk, 'jkbose');
+    expect((await list(jk.api, 'Class 5')).names).toEqual([
+      'English', 'Urdu', 'Mathematics', 'Science', 'Social Studies', 'Computer Science', 'General Knowledge', 'Islamiyat', 'Kashmiri', 'Hindi',
+    ]);
+  });
+
+  it('changing the board keeps the subjects a class already has; classes never opened take the new board', async () => {
+    const s = await signUpSchool(ctx);
+    const before = (await list(s.api, 'Class 9')).names;
+    expect((await update(s, 'icse')).statusCode).toBe(200);
+    expect((await list(s.api, 'Class 9')).names).toEqual(before);
+    expect((await list(s.api, 'Class 10')).names[0]).toBe('English Language');
+    // leaving the board out (an older screen) keeps it
+    const kept = await s.api.put('/api/schools/update-info', { name: 'Board Test School', schoolCode: 'BTS01' });
+    expect(kept.json().school.board).toBe('icse');
+  });
+
+  it('refuses a board the product does not know with a clear 400', async () => {
+    const res = await update(school, 'harvard');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Board must be one of CBSE, ICSE / ISC (CISCE), State board, J&K Board (JKBOSE)');
   });
 });

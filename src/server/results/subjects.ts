@@ -1,11 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { DEFAULT_SUBJECTS } from '../../domain/results';
+import { DEFAULT_BOARD, defaultSubjects, type Board } from '../../domain/boards';
 import type { Db } from '../db/client';
-import { results, subjectListSeeds, subjects } from '../db/schema';
+import { results, schools, subjectListSeeds, subjects } from '../db/schema';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isForeignKeyViolation, isUniqueViolation } from '../lib/pg-errors';
 
-/** Subject lists per school and class (issue 6): seeded once with the §9 defaults, then the school's own. */
+/**
+ * Subject lists per school and class (issue 6): seeded once with the defaults of the school's board
+ * for the class's band (issue 13, decision 0032), then the school's own.
+ */
 
 export interface SubjectRow {
   id: string;
@@ -18,19 +21,27 @@ export interface SubjectRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
+export async function schoolBoard(db: Db, { schoolId }: { schoolId: string }): Promise<Board> {
+  const [row] = await db.select({ board: schools.board }).from(schools).where(eq(schools.id, schoolId)).limit(1);
+  return row?.board ?? DEFAULT_BOARD;
+}
+
 /**
- * Gives each class that has never had a list the §9 defaults, in one statement: the seed marker
- * is claimed first, so two first readers cannot both seed, and a class whose subjects were all
- * removed is not seeded again.
+ * Gives each class that has never had a list its board's defaults, in one statement: the seed
+ * marker is claimed first, so two first readers cannot both seed, and a class whose subjects were
+ * all removed is not seeded again. A list once seeded stays the school's own: changing the board
+ * later seeds only the classes that never had one.
  */
 export async function ensureSubjectLists(db: Db, { schoolId, classNames }: { schoolId: string; classNames: readonly string[] }): Promise<void> {
   if (classNames.length === 0) return;
+  const unique = [...new Set(classNames)];
+  const board = await schoolBoard(db, { schoolId });
   const classRows = sql.join(
-    [...new Set(classNames)].map((c) => sql`(${schoolId}::uuid, ${c}::text)`),
+    unique.map((c) => sql`(${schoolId}::uuid, ${c}::text)`),
     sql`, `,
   );
   const defaults = sql.join(
-    DEFAULT_SUBJECTS.map((name, i) => sql`(${name}::text, ${i + 1}::int)`),
+    unique.flatMap((c) => defaultSubjects(board, c).map((name, i) => sql`(${c}::text, ${name}::text, ${i + 1}::int)`)),
     sql`, `,
   );
   await db.execute(sql`
@@ -42,7 +53,7 @@ export async function ensureSubjectLists(db: Db, { schoolId, classNames }: { sch
     )
     insert into ${subjects} (school_id, class_name, name, sort_order)
     select seeded.school_id, seeded.class_name, d.name, d.ord
-    from seeded cross join (values ${defaults}) as d(name, ord)
+    from seeded join (values ${defaults}) as d(class_name, name, ord) on d.class_name = seeded.class_name
     on conflict do nothing`);
 }
 
@@ -61,7 +72,7 @@ export async function listSubjects(db: Db, { schoolId, classNames }: { schoolId:
     .orderBy(asc(subjects.className), asc(subjects.sortOrder), asc(subjects.name));
 }
 
-/** Every subject name the school uses in any class, defaults first, for callers that ask without a class. */
+/** Every subject name the school uses in any class, in their order, for callers that ask without a class. */
 export async function listAllSubjectNames(db: Db, { schoolId }: { schoolId: string }): Promise<string[]> {
   const rows = await db
     .select({ name: subjects.name, order: sql<number>`min(${subjects.sortOrder})`.mapWith(Number) })
@@ -69,7 +80,8 @@ export async function listAllSubjectNames(db: Db, { schoolId }: { schoolId: stri
     .where(eq(subjects.schoolId, schoolId))
     .groupBy(subjects.name)
     .orderBy(sql`min(${subjects.sortOrder})`, asc(subjects.name));
-  const names: string[] = rows.length > 0 ? [] : [...DEFAULT_SUBJECTS];
+  // nothing seeded yet: the board's list for the middle school, the widest of the early bands
+  const names: string[] = rows.length > 0 ? [] : [...defaultSubjects(await schoolBoard(db, { schoolId }), 'Class 6')];
   const seen = new Set(names.map((n) => n.toLowerCase()));
   for (const r of rows) {
     if (!seen.has(r.name.toLowerCase())) {

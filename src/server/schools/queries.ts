@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { BOARDS } from '../../domain/boards';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import type { Db } from '../db/client';
 import { schoolLogos, schools } from '../db/schema';
@@ -16,6 +17,8 @@ export const schoolDto = z.object({
   phone: z.string(),
   address: z.string(),
   schoolCode: z.string().nullable(),
+  /** the examination board: cbse, icse, state or jkbose (decision 0032) */
+  board: z.enum(BOARDS),
   subscriptionPlan: z.string(),
   subscriptionStatus: z.enum(['trial', 'active', 'expired', 'cancelled']),
   trialEndsAt: z.string().nullable(),
@@ -46,6 +49,7 @@ export function toSchoolDto(stored: SchoolRow, now: Date): SchoolDto {
     phone: row.phone,
     address: row.address,
     schoolCode: row.schoolCode,
+    board: row.board,
     subscriptionPlan: row.subscriptionPlan,
     subscriptionStatus: status,
     trialEndsAt: iso(row.trialEndsAt),

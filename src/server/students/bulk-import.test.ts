@@ -11,9 +11,15 @@ afterAll(() => ctx.close());
 type School = Awaited<ReturnType<typeof signUpSchool>>;
 
 interface Progress { type: 'progress'; processed: number; total: number; imported: number; errors: number; currentStudent: string }
+interface RowError { row: number; name: string; reason: string; reasons: string[] }
 interface Complete {
   type: 'complete';
-  result: { imported: number; errors: Array<{ row: number; name: string; reason: string }>; sections: Array<{ class: string; section: string; count: number }> };
+  result: {
+    imported: number;
+    errors: RowError[];
+    skipped: Array<{ row: number; name: string; reason: string }>;
+    sections: Array<{ class: string; section: string; count: number }>;
+  };
 }
 
 /** The streamed answer, line by line as the browser reads it. */
@@ -28,14 +34,18 @@ function readEvents(body: string): Array<Progress | Complete | { type: 'error'; 
     });
 }
 
-async function importCsv(school: School, csv: string) {
-  const res = await school.api.post('/api/students/bulk-progress', { csv });
+async function importCsv(school: School, csv: string, importAnyway?: number[]) {
+  const res = await school.api.post('/api/students/bulk-progress', { csv, ...(importAnyway ? { importAnyway } : {}) });
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
   const events = readEvents(res.body);
   const complete = events.at(-1) as Complete;
   expect(complete.type).toBe('complete');
-  return { events, progress: events.filter((e): e is Progress => e.type === 'progress'), result: complete.result };
+  // `reason` is every problem of the row joined; the assertions below read it
+  for (const e of complete.result.errors) expect(e.reason).toBe(e.reasons.join('; '));
+  const { skipped, ...rest } = complete.result;
+  const result = { ...rest, errors: rest.errors.map(({ reasons: _, ...e }) => e) };
+  return { events, progress: events.filter((e): e is Progress => e.type === 'progress'), result, skipped, full: complete.result };
 }
 
 const HEADER = 'name,class,section,father_name,mother_name,mobile_number,aadhar_number,residence,monthly_bus_fee,parent_name,parent_phone,parent_email,parent_whatsapp';
@@ -197,7 +207,7 @@ describe('bulk import of parsed rows', () => {
     const events = readEvents(res.body);
     const { result } = events.at(-1) as Complete;
     expect(result.imported).toBe(2);
-    expect(result.errors).toEqual([{ row: 4, name: 'Nope', reason: 'Unknown class "Class 0"' }]);
+    expect(result.errors).toEqual([{ row: 4, name: 'Nope', reason: 'Unknown class "Class 0"', reasons: ['Unknown class "Class 0"'] }]);
     const list = (await school.api.get('/api/students')).json() as Array<Record<string, unknown>>;
     expect(list.map((s) => [s.name, s.section, s.rollNumber, s.fatherName, s.monthlyBusFee, s.aadharNumber])).toEqual([
       ['Sam', 'A', 1, 'Om', '250.25', 'XXXX XXXX 3333'],
@@ -240,5 +250,87 @@ describe('tenancy', () => {
     const { result } = await importCsv(b, 'name,class\nBeta One,1');
     expect(result.imported).toBe(1);
     expect((await b.api.get('/api/students')).json().map((s: { name: string; rollNumber: number }) => [s.name, s.rollNumber])).toEqual([['Beta One', 1]]);
+  });
+});
+
+describe('an import a clerk can trust', () => {
+  let school: School;
+  beforeAll(async () => {
+    school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await importCsv(school, ['name,class,section,father_name,aadhar_number,admission_number', 'Aarav Sharma,Class 5,A,Rakesh Sharma,234567890123,ADM-9'].join('\n'));
+  });
+
+  it('a bulk import reports every error of a row, not only the first', async () => {
+    const csv = ['name,class,section,mobile_number,aadhar_number,parent_email,monthly_bus_fee', 'Many Faults,Class 13,Z,0123,12345,someone@,1e3'].join('\n');
+    const check = await school.api.post('/api/students/bulk-check', { csv });
+    expect(check.statusCode).toBe(200);
+    const reasons = [
+      'Unknown class "Class 13"',
+      'Section must be one of A, B, C, D, E, F',
+      'Aadhar number must be 12 digits',
+      'Invalid mobile number format',
+      'Invalid email format',
+      'Bus fee must be an amount of at least 0 with at most 2 decimals (write it out, not 1e3)',
+    ];
+    expect(check.json().errors).toEqual([{ row: 2, name: 'Many Faults', reason: reasons.join('; '), reasons }]);
+    const { full } = await importCsv(school, csv);
+    expect(full.imported).toBe(0);
+    expect(full.errors[0]!.reasons).toEqual(reasons);
+  });
+
+  it('Aadhaar typed as printed (1234 5678 9012) is accepted', async () => {
+    const csv = ['name,class,aadhar_number', 'Printed Card,Class 2,3456 7890 1234', 'Hyphenated,Class 2,4567-8901-2345'].join('\n');
+    const { result } = await importCsv(school, csv);
+    expect(result).toMatchObject({ imported: 2, errors: [] });
+    const list = (await school.api.get('/api/students?class=Class%202')).json() as Array<{ name: string; aadharNumber: string }>;
+    expect(list.map((s) => [s.name, s.aadharNumber])).toEqual([
+      ['Printed Card', 'XXXX XXXX 1234'],
+      ['Hyphenated', 'XXXX XXXX 2345'],
+    ]);
+    // the single-student form takes the same spellings
+    const add = await school.api.post('/api/students', { name: 'Form Entry', class: 'Class 2', section: 'A', aadharNumber: '5678-9012-3456' });
+    expect(add.statusCode, add.body).toBe(201);
+    const reveal = await school.api.post(`/api/students/${add.json().id}/reveal-aadhaar`, {});
+    expect(reveal.json().aadharNumber).toBe('567890123456');
+  });
+
+  it('a bulk import flags duplicates in the file and in the school, with whom they match, and skips them unless told', async () => {
+    const csv = [
+      'name,class,section,father_name,aadhar_number',
+      'aarav  sharma,5,B,RAKESH SHARMA,', // row 2: same name, father and class as the student already there
+      'Ishaan Dar,Class 4,A,Bilal Dar,2345 6789 0123', // row 3: same Aadhaar as Aarav
+      'Mehak Jan,Class 3,A,Farooq Jan,', // row 4: new
+      'Mehak Jan,Class 3,B,Farooq Jan,', // row 5: same as row 4 of this file
+    ].join('\n');
+    const check = await school.api.post('/api/students/bulk-check', { csv });
+    expect(check.statusCode).toBe(200);
+    const body = check.json();
+    expect(body).toMatchObject({ total: 4, ready: 1, errors: [] });
+    expect(body.duplicates.map((d: { row: number; description: string[] }) => [d.row, d.description])).toEqual([
+      [2, ["Same name, father's name and class as Aarav Sharma, Class 5-A, already in the school"]],
+      [3, ['Same Aadhaar number as Aarav Sharma, Class 5-A, already in the school']],
+      [5, ["Same name, father's name and class as row 4 of this file (Mehak Jan, Class 3-A)"]],
+    ]);
+
+    // default: the duplicates are skipped and said so; the clerk chose to import row 5 anyway
+    const { result, skipped } = await importCsv(school, csv, [5]);
+    expect(result.imported).toBe(2);
+    expect(skipped.map((s) => s.row)).toEqual([2, 3]);
+    expect(skipped[0]!.reason).toBe("Skipped as a possible duplicate: Same name, father's name and class as Aarav Sharma, Class 5-A, already in the school");
+    const names = ((await school.api.get('/api/students?q=Mehak')).json() as Array<{ section: string }>).map((s) => s.section);
+    expect(names.sort()).toEqual(['A', 'B']);
+    expect(((await school.api.get('/api/students?q=Aarav')).json() as unknown[]).length).toBe(1);
+  });
+
+  it('finds an Aadhaar duplicate of a student stored before the blind index existed (backfilled, not decrypted row by row)', async () => {
+    const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await importCsv(other, ['name,class,aadhar_number', 'Old Record,Class 8,9876 5432 1098'].join('\n'));
+    await ctx.database.db.execute(sql`update students set aadhaar_hash = null where school_id = ${other.schoolId}`);
+    const check = await other.api.post('/api/students/bulk-check', { csv: ['name,class,aadhar_number', 'New Copy,Class 9,987654321098'].join('\n') });
+    expect(check.json().duplicates[0].description).toEqual(['Same Aadhaar number as Old Record, Class 8-A, already in the school']);
+    // another school with the same number is not a duplicate: only this school's students are read
+    const third = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const clean = await third.api.post('/api/students/bulk-check', { csv: ['name,class,aadhar_number', 'New Copy,Class 9,987654321098'].join('\n') });
+    expect(clean.json()).toMatchObject({ total: 1, ready: 1, duplicates: [] });
   });
 });

@@ -1,12 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import { compareClasses } from '../../domain/classes';
-import { hasNameAndClass, IMPORT_MESSAGES, rowToStudentInput, type ImportRow } from '../../domain/student-import';
+import {
+  describeMatch,
+  fileDuplicates,
+  hasNameAndClass,
+  IMPORT_MESSAGES,
+  rowToStudentInput,
+  type DuplicateMatch,
+  type DuplicateRow,
+  type ImportRow,
+} from '../../domain/student-import';
 import { createStudentSchema, type CreateStudent } from '../../domain/students';
 import type { Db } from '../db/client';
 import { audit } from '../lib/audit';
 import type { FieldCipher } from '../lib/crypto';
 import { badRequest } from '../lib/errors';
 import { createDefaultSession } from '../sessions/queries';
+import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
 import {
   allocateRollNumbers,
   insertStudents,
@@ -21,26 +31,32 @@ import {
 export interface RowError {
   row: number;
   name: string;
+  /** every problem of the row, joined with "; " */
   reason: string;
+  reasons: string[];
 }
 
 export interface ImportResult {
   imported: number;
   errors: RowError[];
+  /** possible duplicates left out because the clerk did not choose "Import anyway" */
+  skipped: Array<{ row: number; name: string; reason: string }>;
   sections: Array<{ class: string; section: string; count: number }>;
 }
 
+const rowError = (row: number, name: string, reasons: string[]): RowError => ({ row, name, reason: reasons.join('; '), reasons });
+
 export type ImportEvent =
-  | { type: 'progress'; processed: number; total: number; imported: number; errors: number; currentStudent: string }
+  | { type: 'progress'; processed: number; total: number; imported: number; errors: number; skipped: number; currentStudent: string }
   | { type: 'complete'; result: ImportResult }
   | { type: 'error'; message: string; imported: number };
 
 /** A row checked against the Add student rules: either a student to insert, or the reason it is refused. */
-interface PreparedRow {
+export interface PreparedRow {
   row: number;
   name: string;
   input?: CreateStudent;
-  reason?: string;
+  reasons?: string[];
 }
 
 const shortName = (name: string | undefined) => (name ?? '').slice(0, 100);
@@ -50,7 +66,8 @@ export function admissionTakenMessage(admissionNumber: string): string {
 }
 
 /**
- * Checks every row with the same rules and words as Add New Student, before anything is written.
+ * Checks every row with the same rules and words as Add New Student, before anything is written,
+ * and keeps every problem of a row (not only the first), so one round of fixing is enough.
  * Throws a 400 when no row has both a name and a class ("No valid student data found...").
  */
 export function prepareRows(rows: ImportRow[]): PreparedRow[] {
@@ -58,17 +75,55 @@ export function prepareRows(rows: ImportRow[]): PreparedRow[] {
   const firstRowOfAdmission = new Map<string, number>();
   return rows.map((r): PreparedRow => {
     const name = shortName(r.values.name);
-    if (r.problem) return { row: r.row, name, reason: r.problem };
+    if (r.problem) return { row: r.row, name, reasons: [r.problem] };
     const parsed = createStudentSchema.safeParse(rowToStudentInput(r.values));
-    if (!parsed.success) return { row: r.row, name, reason: parsed.error.issues[0]?.message ?? 'Invalid row' };
-    const admission = parsed.data.admissionNumber;
+    const reasons = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];
+    const admission = parsed.success ? parsed.data.admissionNumber : String(r.values.admission_number ?? '').trim() || null;
     if (admission) {
       const first = firstRowOfAdmission.get(admission);
-      if (first !== undefined) return { row: r.row, name, reason: `Admission number ${admission} appears twice in this file (first in row ${first})` };
-      firstRowOfAdmission.set(admission, r.row);
+      if (first !== undefined) reasons.push(`Admission number ${admission} appears twice in this file (first in row ${first})`);
+      else firstRowOfAdmission.set(admission, r.row);
     }
+    if (!parsed.success || reasons.length > 0) return { row: r.row, name, reasons: reasons.length ? reasons : ['Invalid row'] };
     return { row: r.row, name: parsed.data.name.slice(0, 100), input: parsed.data };
   });
+}
+
+export interface DuplicateCheck {
+  /** rows that may be a student already in the school or earlier in the file, with whom */
+  duplicates: DuplicateRow[];
+  byRow: Map<number, DuplicateMatch[]>;
+}
+
+/**
+ * Finds possible duplicates among the rows that passed the checks: within the file, and against
+ * the school's students in one query (Aadhaar by its blind index, never by decrypting).
+ */
+export async function checkDuplicates(db: Db, cipher: FieldCipher, schoolId: string, prepared: PreparedRow[]): Promise<DuplicateCheck> {
+  const valid = prepared.filter((p): p is PreparedRow & { input: CreateStudent } => Boolean(p.input));
+  await backfillAadhaarHashes(db, cipher, schoolId);
+  const inFile = fileDuplicates(
+    valid.map((p) => ({ row: p.row, name: p.input.name, fatherName: p.input.fatherName, class: p.input.class, section: p.input.section, aadhaar: p.input.aadharNumber })),
+  );
+  const inSchool = await schoolDuplicates(db, {
+    schoolId,
+    rows: valid.map((p) => ({
+      row: p.row,
+      name: p.input.name,
+      fatherName: p.input.fatherName,
+      class: p.input.class,
+      aadhaarHash: p.input.aadharNumber ? cipher.blindIndex('aadhaar', p.input.aadharNumber) : null,
+    })),
+  });
+  const byRow = new Map<number, DuplicateMatch[]>();
+  const duplicates: DuplicateRow[] = [];
+  for (const p of valid) {
+    const matches = [...(inSchool.get(p.row) ?? []), ...(inFile.get(p.row) ?? [])];
+    if (matches.length === 0) continue;
+    byRow.set(p.row, matches);
+    duplicates.push({ row: p.row, name: p.name, matches });
+  }
+  return { duplicates, byRow };
 }
 
 /**
@@ -87,6 +142,10 @@ export interface ImportContext {
   now: Date;
   today: string;
   emit(event: ImportEvent): void;
+  /** possible duplicates, by row */
+  duplicates: Map<number, DuplicateMatch[]>;
+  /** rows the clerk chose to import although they may be duplicates */
+  importAnyway: ReadonlySet<number>;
 }
 
 /**
@@ -99,11 +158,12 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
   const { db, schoolId } = ctx;
   const total = prepared.length;
   const errors: RowError[] = [];
+  const skipped: ImportResult['skipped'] = [];
   const sections = new Map<string, { class: string; section: string; count: number }>();
   let imported = 0;
   let processed = 0;
   const progress = (currentStudent: string) =>
-    ctx.emit({ type: 'progress', processed, total, imported, errors: errors.length, currentStudent });
+    ctx.emit({ type: 'progress', processed, total, imported, errors: errors.length, skipped: skipped.length, currentStudent });
 
   const size = batchSizeFor(total);
   try {
@@ -114,23 +174,31 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
       const outcome = await db.transaction(async (tx) => {
         await lockStudentAdds(tx, schoolId);
         const refused: RowError[] = [];
+        const left: ImportResult['skipped'] = [];
         let valid = batch.filter((p): p is PreparedRow & { input: CreateStudent } => {
-          if (p.input) return true;
-          refused.push({ row: p.row, name: p.name, reason: p.reason ?? 'Invalid row' });
-          return false;
+          if (!p.input) {
+            refused.push(rowError(p.row, p.name, p.reasons ?? ['Invalid row']));
+            return false;
+          }
+          const matches = ctx.duplicates.get(p.row);
+          if (matches && !ctx.importAnyway.has(p.row)) {
+            left.push({ row: p.row, name: p.name, reason: `Skipped as a possible duplicate: ${matches.map(describeMatch).join('; ')}` });
+            return false;
+          }
+          return true;
         });
         const numbers = valid.map((p) => p.input.admissionNumber).filter((n): n is string => Boolean(n));
         const taken = await takenAdmissionNumbers(tx, { schoolId, numbers });
         valid = valid.filter((p) => {
           const n = p.input.admissionNumber;
           if (!n || !taken.has(n)) return true;
-          refused.push({ row: p.row, name: p.name, reason: admissionTakenMessage(n) });
+          refused.push(rowError(p.row, p.name, [admissionTakenMessage(n)]));
           return false;
         });
         const room = await planRoom(tx, { schoolId });
         if (room.limit !== null) {
           const capacity = Math.max(0, room.limit - room.active);
-          for (const p of valid.slice(capacity)) refused.push({ row: p.row, name: p.name, reason: planLimitMessage(room) });
+          for (const p of valid.slice(capacity)) refused.push(rowError(p.row, p.name, [planLimitMessage(room)]));
           valid = valid.slice(0, capacity);
         }
         const counts = new Map<string, { className: string; section: string; count: number }>();
@@ -159,7 +227,7 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
             },
           });
         }
-        return { rows, refused };
+        return { rows, refused, left };
       });
       for (const r of outcome.rows) {
         const key = `${r.className}|${r.section}`;
@@ -169,6 +237,7 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
       }
       imported += outcome.rows.length;
       errors.push(...outcome.refused);
+      skipped.push(...outcome.left);
       processed += batch.length;
       progress(batch[batch.length - 1]!.name);
     }
@@ -183,9 +252,11 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
     return null;
   }
   errors.sort((a, b) => a.row - b.row);
+  skipped.sort((a, b) => a.row - b.row);
   const result: ImportResult = {
     imported,
     errors,
+    skipped,
     sections: [...sections.values()].sort((a, b) => compareClasses(a.class, b.class) || a.section.localeCompare(b.section)),
   };
   ctx.emit({ type: 'complete', result });

@@ -2,12 +2,12 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IMPORT_MESSAGES, parseStudentCsv, rowsFromObjects, TEMPLATE_COLUMNS } from '../../domain/student-import';
+import { describeMatch, IMPORT_MESSAGES, MAX_IMPORT_ROWS, parseStudentCsv, rowsFromObjects, TEMPLATE_COLUMNS } from '../../domain/student-import';
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { badRequest } from '../lib/errors';
-import { prepareRows, runImport, type ImportEvent } from './bulk-import';
+import { checkDuplicates, prepareRows, runImport, type ImportEvent } from './bulk-import';
 
 /** 10,000 students of a few hundred characters each fit with room to spare. */
 export const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -20,11 +20,77 @@ const bodySchema = z.object({
       error: 'students must be a list of rows',
     })
     .optional(),
+  importAnyway: z
+    .array(z.number({ error: 'importAnyway must list row numbers' }).int().min(2).max(MAX_IMPORT_ROWS + 1), { error: 'importAnyway must list row numbers' })
+    .max(MAX_IMPORT_ROWS)
+    .optional(),
 });
+
+const matchDto = z.object({
+  rule: z.enum(['name-father-class', 'aadhaar']),
+  row: z.number().int().optional(),
+  studentId: z.string().optional(),
+  name: z.string(),
+  class: z.string(),
+  section: z.string(),
+  fatherName: z.string(),
+});
+const checkDto = z.object({
+  total: z.number().int(),
+  /** rows that pass every check and are not duplicates */
+  ready: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), name: z.string(), reason: z.string(), reasons: z.array(z.string()) })),
+  duplicates: z.array(z.object({ row: z.number().int(), name: z.string(), matches: z.array(matchDto), description: z.array(z.string()) })),
+});
+
+/** The rows of a request, read and checked: whole-file problems answer 400 here. */
+function readRows(body: z.infer<typeof bodySchema>) {
+  const { csv, students } = body;
+  if (students === undefined && csv === undefined) throw badRequest(IMPORT_MESSAGES.empty);
+  const parsed = students !== undefined ? rowsFromObjects(students) : parseStudentCsv(csv ?? '');
+  if (!parsed.ok) throw badRequest(parsed.error);
+  return prepareRows(parsed.rows);
+}
 
 export function registerBulkImport(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, cipher } = app.deps;
+
+  app.post(
+    '/api/students/bulk-check',
+    {
+      onRequest: requireSchool,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      errorHandler(error: FastifyError, request, reply) {
+        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: IMPORT_TOO_LARGE });
+        return fastify.errorHandler(error, request, reply);
+      },
+      schema: {
+        tags: ['students'],
+        summary: 'Check a bulk import before importing: every error of each row and the possible duplicates',
+        description: [
+          'Same body as /api/students/bulk-progress; nothing is written. errors: each refused row with all its problems.',
+          'duplicates: rows that may be a student already in the school or earlier in the file (same name, father\'s name and class,',
+          'or the same Aadhaar number), each with whom it matches. Send the rows to import anyway as importAnyway to bulk-progress.',
+        ].join(' '),
+        security: [{ bearer: [] }],
+        body: bodySchema,
+        response: { 200: checkDto, 400: errorDto, 402: errorDto, 413: errorDto },
+      },
+    },
+    async (request) => {
+      const schoolId = schoolIdOf(request);
+      const prepared = readRows(request.body);
+      const { duplicates } = await checkDuplicates(db, cipher, schoolId, prepared);
+      const errors = prepared.filter((p) => !p.input).map((p) => ({ row: p.row, name: p.name, reason: (p.reasons ?? []).join('; '), reasons: p.reasons ?? [] }));
+      return {
+        total: prepared.length,
+        ready: prepared.length - errors.length - duplicates.length,
+        errors,
+        duplicates: duplicates.map((d) => ({ ...d, description: d.matches.map(describeMatch) })),
+      };
+    },
+  );
 
   app.post(
     '/api/students/bulk-progress',
@@ -49,7 +115,9 @@ export function registerBulkImport(fastify: FastifyInstance): void {
           'quoting or a row over 10,000 characters; 413 over 10 MB.',
           'Then the answer is text/event-stream: lines `data: {json}` followed by a blank line, with',
           '{ type: "progress", processed, total, imported, errors (a count), currentStudent } at least every 2% of the rows, and finally',
-          '{ type: "complete", result: { imported, errors: [{ row, name, reason }], sections: [{ class, section, count }] } }.',
+          '{ type: "complete", result: { imported, errors: [{ row, name, reason, reasons }], skipped: [{ row, name, reason }], sections: [{ class, section, count }] } }.',
+          'Every problem of a row is listed in reasons (reason joins them). Possible duplicates (same name, father\'s name and class, or the',
+          'same Aadhaar number, in the file or in the school) are skipped unless their row number is in importAnyway; see POST /api/students/bulk-check.',
           'Row numbers count the header as row 1. Rows beyond the plan\'s student limit are errors with the upgrade reason.',
           'If the server fails midway: { type: "error", message, imported } (the rows before it stay imported).',
         ].join(' '),
@@ -60,11 +128,10 @@ export function registerBulkImport(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
-      const { csv, students } = request.body;
-      if (students === undefined && csv === undefined) throw badRequest(IMPORT_MESSAGES.empty);
-      const parsed = students !== undefined ? rowsFromObjects(students) : parseStudentCsv(csv ?? '');
-      if (!parsed.ok) throw badRequest(parsed.error);
-      const prepared = prepareRows(parsed.rows);
+      const prepared = readRows(request.body);
+      // checked again here, whatever the preview said: the school may have changed since
+      const { byRow } = await checkDuplicates(db, cipher, schoolId, prepared);
+      const importAnyway = new Set(request.body.importAnyway ?? []);
 
       // From here the answer is a stream: errors become an `error` event, never a second reply.
       reply.hijack();
@@ -81,7 +148,7 @@ export function registerBulkImport(fastify: FastifyInstance): void {
       };
       const now = clock.now();
       try {
-        await runImport({ db, cipher, request, schoolId, now, today: indiaDate(now), emit }, prepared);
+        await runImport({ db, cipher, request, schoolId, now, today: indiaDate(now), emit, duplicates: byRow, importAnyway }, prepared);
       } catch (error) {
         request.log.error({ err: error }, 'bulk import failed');
         emit({ type: 'error', message: 'The import stopped because of a problem on our side. Check the student list before importing again.', imported: 0 });

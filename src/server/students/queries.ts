@@ -359,6 +359,16 @@ export interface Placement {
   now: Date;
 }
 
+/**
+ * How an Aadhaar number is stored (ruling 24): encrypted, its last four digits in clear for the
+ * mask, and its blind index for finding duplicates. Null clears all three.
+ */
+export function aadhaarColumns(cipher: FieldCipher, digits: string | null) {
+  return digits
+    ? { aadhaarEncrypted: cipher.encrypt(digits), aadhaarLast4: digits.slice(-4), aadhaarHash: cipher.blindIndex('aadhaar', digits) }
+    : { aadhaarEncrypted: null, aadhaarLast4: null, aadhaarHash: null };
+}
+
 /** The row to insert for a new student; Aadhaar is encrypted and only its last four digits kept in clear. */
 export type NewStudentRow = typeof students.$inferInsert & { id: string; sessionId: string };
 
@@ -376,8 +386,7 @@ export function newStudentValues(schoolId: string, input: CreateStudent, placeme
     motherName: input.motherName,
     dateOfBirth: input.dateOfBirth,
     mobileNumber: input.mobileNumber,
-    aadhaarEncrypted: input.aadharNumber ? cipher.encrypt(input.aadharNumber) : null,
-    aadhaarLast4: input.aadharNumber ? input.aadharNumber.slice(-4) : null,
+    ...aadhaarColumns(cipher, input.aadharNumber),
     residence: input.residence,
     parentName: input.parentName,
     parentPhone: input.parentPhone,

@@ -18,6 +18,7 @@ import { admissionTakenMessage } from './bulk-import';
 import { registerBulkImport } from './bulk-route';
 import { constraintOf, isForeignKeyViolation } from './db-errors';
 import {
+  aadhaarColumns,
   allocateRollNumbers,
   bumpRollCounter,
   classSummary,
@@ -263,12 +264,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           ) {
             throw conflict(admissionTakenMessage(input.admissionNumber));
           }
-          const aadhaar =
-            input.aadharNumber === undefined
-              ? {}
-              : input.aadharNumber === null
-                ? { aadhaarEncrypted: null, aadhaarLast4: null }
-                : { aadhaarEncrypted: cipher.encrypt(input.aadharNumber), aadhaarLast4: input.aadharNumber.slice(-4) };
+          const aadhaar = input.aadharNumber === undefined ? {} : aadhaarColumns(cipher, input.aadharNumber);
           const [after] = await tx
             .update(students)
             .set({

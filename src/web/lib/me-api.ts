@@ -1,3 +1,4 @@
+import type { Board } from '@/domain/boards';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './request';
 
@@ -22,6 +23,8 @@ export interface School {
   phone: string;
   address: string;
   schoolCode: string | null;
+  /** the examination board: decides the subjects a class starts with in Results */
+  board: Board;
   subscriptionPlan: string;
   subscriptionStatus: 'trial' | 'active' | 'expired' | 'cancelled';
   trialEndsAt: string | null;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { BOARDS, DEFAULT_BOARD } from '../../../domain/boards';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -26,6 +27,8 @@ export const schools = pgTable(
     phone: text('phone').notNull().default(''),
     address: text('address').notNull().default(''),
     schoolCode: text('school_code'),
+    /** the examination board (decision 0032): which subject list a class starts with in Results */
+    board: text('board', { enum: BOARDS }).notNull().default(DEFAULT_BOARD),
     subscriptionPlan: text('subscription_plan').notNull().default('basic').references(() => plans.id),
     subscriptionStatus: text('subscription_status', { enum: ['trial', 'active', 'expired', 'cancelled'] })
       .notNull()

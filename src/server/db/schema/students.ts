@@ -68,6 +68,8 @@ export const students = pgTable(
     /** AES-256-GCM ciphertext (ruling 24); shown masked from aadhaarLast4 */
     aadhaarEncrypted: text('aadhaar_encrypted'),
     aadhaarLast4: text('aadhaar_last4'),
+    /** keyed hash of the twelve digits (FieldCipher.blindIndex): finds duplicates without decrypting */
+    aadhaarHash: text('aadhaar_hash'),
     residence: text('residence').notNull().default(''),
     parentName: text('parent_name').notNull().default(''),
     parentPhone: text('parent_phone').notNull().default(''),
@@ -91,6 +93,7 @@ export const students = pgTable(
   (t) => [
     index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
     index('students_school_name_idx').on(t.schoolId, t.name),
+    index('students_school_aadhaar_hash_idx').on(t.schoolId, t.aadhaarHash).where(sql`${t.aadhaarHash} is not null`),
     uniqueIndex('students_school_admission_unique').on(t.schoolId, t.admissionNumber).where(sql`${t.admissionNumber} is not null`),
     check('students_fees_from_month_format', sql`${t.feesFromMonth} is null or ${t.feesFromMonth} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
   ],

@@ -5,6 +5,7 @@ import { formatINR, paise, parseRupees, toRupeeString } from '@/domain/money';
 import { sessionMonths } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { Button } from '@/web/components/ui/button';
 import { Checkbox } from '@/web/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/web/components/ui/dialog';
@@ -210,18 +211,13 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
                   <label htmlFor={`${id}-check`} className="cursor-pointer text-sm">
                     {t.label}
                   </label>
-                  <Input
+                  <AmountInput
                     id={id}
                     aria-label={`${t.label} amount`}
-                    type="number"
-                    min={0}
-                    step={0.01}
-                    inputMode="decimal"
                     placeholder="0.00"
                     className="h-9 text-right tabular-nums"
                     value={row.amount}
                     aria-invalid={errors[t.type] ? true : undefined}
-                    onWheel={(e) => e.currentTarget.blur()}
                     onChange={(e) => setRow(t.type, { amount: e.target.value, checked: e.target.value.trim() !== '' || row.checked })}
                   />
                   {PER_MONTH.has(t.type) ? (

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Resolver } from 'react-hook-form';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { EXPENSE_CATEGORIES, expenseSchema, type Expense as ParsedExpense } from '@/domain/expenses';
 import { indiaDate } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
@@ -75,12 +76,8 @@ export function ExpenseDialog({ open, onOpenChange, expense }: { open: boolean; 
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Amount (₹) *" htmlFor="expense-amount" error={errors.amount?.message}>
-              <Input
+              <AmountInput
                 id="expense-amount"
-                type="number"
-                min={0}
-                step={0.01}
-                inputMode="decimal"
                 placeholder="0.00"
                 aria-invalid={errors.amount ? true : undefined}
                 {...form.register('amount')}

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Resolver } from 'react-hook-form';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { CLASSES } from '@/domain/classes';
 import { FEE_HEAD_LABELS, FEE_HEADS, feeStructureSchema, type FeeHead, type FeeStructure as ParsedFeeStructure } from '@/domain/fee-structures';
 import { addPaise, formatINR, parseRupees, ZERO, type Paise } from '@/domain/money';
@@ -103,12 +104,8 @@ export function FeeStructureDialog({
           <div className="grid items-start gap-4 sm:grid-cols-2">
             {FEE_HEADS.map((head) => (
               <Field key={head} label={`${FEE_HEAD_LABELS[head]} (₹)`} htmlFor={`fee-${head}`} error={errors[head]?.message}>
-                <Input
+                <AmountInput
                   id={`fee-${head}`}
-                  type="number"
-                  min={0}
-                  step={0.01}
-                  inputMode="decimal"
                   placeholder="0.00"
                   aria-invalid={errors[head] ? true : undefined}
                   {...form.register(head)}

@@ -242,7 +242,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
             />
           )}
           <p className="text-xs text-muted-foreground">
-            Enter moves to the next amount (dates fill in as today), ↑ ↓ move between months, Ctrl+S saves. Entries are kept on this computer until they are
+            Enter moves down to the same fee of the next month (dates fill in as today), ↑ ↓ move between months, Ctrl+S saves. Entries are kept on this computer until they are
             saved.
           </p>
         </CardContent>

@@ -1,5 +1,6 @@
 import { CheckCircle2Icon, LockIcon } from 'lucide-react';
 import { useRef, type KeyboardEvent, type RefObject } from 'react';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { formatINR, paise, parseRupees } from '@/domain/money';
 import type { SessionMonth } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
@@ -21,8 +22,8 @@ export const cannotEdit = (month: string) =>
 /**
  * The month table (operations §2, §4): every month of the session with tuition fee and date, bus
  * fee and date, the row total and the paid tick. Saved heads are read-only with a lock. Built for
- * speed at the counter: Enter jumps to the next amount (dates default to today), arrow keys move
- * between months, and the last Enter lands on Save Changes.
+ * speed at the counter: Enter goes down to the same fee of the next month (dates default to today),
+ * arrow keys move between months, and the Enter after the last month lands on Save Changes.
  */
 export function MonthlyGrid({
   months,
@@ -51,22 +52,19 @@ export function MonthlyGrid({
 
   const editable = () => Array.from(gridRef.current?.querySelectorAll<HTMLInputElement>('input[data-amount]:not([readonly]):not(:disabled)') ?? []);
 
+  /**
+   * Enter and ↓ go to the same fee of the next open month (a clerk collects tuition for April,
+   * May, June in one go, column by column); ↑ goes back. After the last month, Enter lands on Save
+   * Changes. The arrow keys never nudge money.
+   */
   const onAmountKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    const inputs = editable();
-    const at = inputs.indexOf(e.currentTarget);
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      const next = inputs[at + 1];
-      if (next) next.focus();
-      else saveRef.current?.focus();
-    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      // never nudge money with the arrow keys: move to the same fee of the next or previous month
-      e.preventDefault();
-      const head = e.currentTarget.dataset.amount;
-      const same = inputs.filter((i) => i.dataset.amount === head);
-      const target = same[same.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)];
-      target?.focus();
-    }
+    if (e.key !== 'Enter' && e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const head = e.currentTarget.dataset.amount;
+    const column = editable().filter((i) => i.dataset.amount === head);
+    const target = column[column.indexOf(e.currentTarget) + (e.key === 'ArrowUp' ? -1 : 1)];
+    if (target) target.focus();
+    else if (e.key === 'Enter') saveRef.current?.focus();
   };
 
   const onDateKey = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -219,11 +217,7 @@ function HeadCells({
       <label role="cell" className="grid gap-1 text-xs text-muted-foreground md:block">
         <span className="md:sr-only">{headLabel} Fee (₹)</span>
         <span className="relative block">
-          <Input
-            type="number"
-            min={0}
-            step={0.01}
-            inputMode="decimal"
+          <AmountInput
             aria-label={`${headLabel} fee ${monthLabel}`}
             data-amount={head}
             placeholder={placeholder}
@@ -232,7 +226,6 @@ function HeadCells({
             aria-invalid={problem ? true : undefined}
             title={problem ?? (locked ? 'Saved: locked' : undefined)}
             className={cn('h-9 pr-7 text-right tabular-nums placeholder:text-muted-foreground/45', locked && 'cursor-not-allowed bg-muted text-foreground')}
-            onWheel={(e) => e.currentTarget.blur()}
             onChange={(e) => onAmount(monthKey, head, e.target.value)}
             {...(locked ? lockedProps : { onKeyDown: onAmountKey })}
           />

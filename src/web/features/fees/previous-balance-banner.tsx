@@ -1,5 +1,6 @@
 import { TriangleAlertIcon } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { Input } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
@@ -42,18 +43,13 @@ export function PreviousBalanceBanner({
         </ul>
         <div className="grid gap-3 sm:grid-cols-[12rem_12rem]">
           <Field label="Collect now (₹)" htmlFor="previous-balance-amount" error={problem}>
-            <Input
+            <AmountInput
               id="previous-balance-amount"
-              type="number"
-              min={0}
-              step={0.01}
-              inputMode="decimal"
               placeholder={summary.balance}
               value={value.amount}
               disabled={disabled}
               className="bg-card text-right tabular-nums"
               aria-invalid={problem ? true : undefined}
-              onWheel={(e) => e.currentTarget.blur()}
               onChange={(e) => onAmount(e.target.value)}
             />
           </Field>

@@ -10,6 +10,7 @@ import { useClientId } from '@/web/components/fees/use-client-id';
 import { toast } from '@/web/components/toaster';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
+import { AmountInput } from '@/web/components/ui/amount-input';
 import { Badge } from '@/web/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
@@ -229,18 +230,13 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
               <CardContent className="grid grid-cols-2 gap-2">
                 <label className="grid gap-1 text-xs text-muted-foreground">
                   Amount (₹)
-                  <Input
-                    type="number"
-                    min={0}
-                    step={0.01}
-                    inputMode="decimal"
+                  <AmountInput
                     aria-label={`${HEAD_LABELS[head]} amount`}
                     placeholder={part ? part.remaining : (expectedAmount ?? '0.00')}
                     value={amount}
                     disabled={readOnly && !isLocked}
                     aria-invalid={problems[head] ? true : undefined}
                     className={cn('text-right tabular-nums placeholder:text-muted-foreground/45', isLocked && 'cursor-not-allowed bg-muted')}
-                    onWheel={(e) => e.currentTarget.blur()}
                     onChange={(e) => setAmount(head, e.target.value)}
                     onKeyDown={
                       isLocked

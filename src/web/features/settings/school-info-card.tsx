@@ -3,22 +3,24 @@ import { SchoolIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { schoolInfoSchema, type SchoolInfoInput } from '@/domain/auth';
+import { BOARD_LABELS, BOARDS } from '@/domain/boards';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input, Textarea } from '@/web/components/ui/input';
+import { Input, NativeSelect, Textarea } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { refusalMessage, serverFieldErrors } from '@/web/lib/form-errors';
 import type { School } from '@/web/lib/me-api';
 import { useUpdateSchool } from './api';
 import { SchoolLogoField } from './school-logo-field';
 
-const FIELDS = ['name', 'phone', 'schoolCode', 'address'] as const;
+const FIELDS = ['name', 'phone', 'schoolCode', 'address', 'board'] as const;
 const valuesOf = (school: School): SchoolInfoInput => ({
   name: school.name,
   phone: school.phone,
   schoolCode: school.schoolCode ?? '',
   address: school.address,
+  board: school.board,
 });
 
 export function SchoolInfoCard({ school }: { school: School }) {
@@ -80,6 +82,21 @@ export function SchoolInfoCard({ school }: { school: School }) {
                 return code.onChange(event);
               }}
             />
+          </Field>
+          <Field
+            label="Board"
+            htmlFor="schoolBoard"
+            error={errors.board?.message}
+            hint="Decides the subjects each class starts with in Results. Classes that already have subjects keep them."
+            className="content-start sm:col-span-2"
+          >
+            <NativeSelect id="schoolBoard" className="sm:max-w-xs" {...form.register('board')}>
+              {BOARDS.map((board) => (
+                <option key={board} value={board}>
+                  {BOARD_LABELS[board]}
+                </option>
+              ))}
+            </NativeSelect>
           </Field>
           <Field label="Address" htmlFor="schoolAddress" error={errors.address?.message} className="sm:col-span-2">
             <Textarea id="schoolAddress" rows={3} autoComplete="street-address" {...form.register('address')} />

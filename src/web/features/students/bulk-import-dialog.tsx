@@ -5,24 +5,28 @@ import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/web/components/ui/dialog';
-import { Textarea } from '@/web/components/ui/input';
+import { NativeSelect, Textarea } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { Progress } from '@/web/components/ui/progress';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { refusalMessage } from '@/web/lib/form-errors';
 import { refreshStudents } from './api';
 import {
   BulkImportError,
+  checkBulkImport,
+  downloadRejectedRows,
   downloadTemplate,
   importSummary,
   sectionsText,
   streamBulkImport,
   TEMPLATE_COLUMNS,
   TEMPLATE_FILE_NAME,
+  type BulkCheck,
   type BulkProgress,
   type BulkResult,
 } from './bulk-import';
 
-type Status = 'idle' | 'parsing' | 'importing' | 'completed' | 'error';
+type Status = 'idle' | 'parsing' | 'checking' | 'review' | 'importing' | 'completed' | 'error';
 
 /** Operations §9: after a clean import the dialog closes and resets after 2 s. */
 const CLOSE_AFTER_MS = 2_000;
@@ -38,9 +42,12 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
   const [progress, setProgress] = useState<BulkProgress>(EMPTY_PROGRESS);
   const [result, setResult] = useState<BulkResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [check, setCheck] = useState<BulkCheck | null>(null);
+  /** rows the clerk chose to import although they may be duplicates (default: skip) */
+  const [importAnyway, setImportAnyway] = useState<ReadonlySet<number>>(new Set());
   const fileInput = useRef<HTMLInputElement>(null);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const busy = status === 'parsing' || status === 'importing';
+  const busy = status === 'parsing' || status === 'checking' || status === 'importing';
 
   const reset = () => {
     setCsv('');
@@ -49,6 +56,8 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
     setProgress(EMPTY_PROGRESS);
     setResult(null);
     setFailure(null);
+    setCheck(null);
+    setImportAnyway(new Set());
     if (fileInput.current) fileInput.current.value = '';
   };
 
@@ -80,6 +89,7 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
     }
   };
 
+  /** First the check (nothing written): errors and possible duplicates are shown before anything is imported. */
   const start = async () => {
     if (!csv.trim()) {
       toast.error({ title: 'Validation Error', description: 'Please enter CSV data' });
@@ -87,20 +97,41 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
     }
     setFailure(null);
     setResult(null);
+    setStatus('checking');
+    try {
+      const answer = await checkBulkImport(csv);
+      if (answer.errors.length === 0 && answer.duplicates.length === 0) return runImport([]);
+      setCheck(answer);
+      setImportAnyway(new Set());
+      setStatus('review');
+    } catch (error) {
+      const message = refusalMessage(error, 'The file could not be checked. Please try again.');
+      setFailure(message);
+      setStatus('error');
+      toast.error({ title: 'Import Failed', description: message });
+    }
+  };
+
+  const runImport = async (anyway: number[]) => {
+    setFailure(null);
+    setResult(null);
     setProgress(EMPTY_PROGRESS);
     setStatus('importing');
     try {
-      const outcome = await streamBulkImport(csv, setProgress);
+      const outcome = await streamBulkImport(csv, anyway, setProgress);
       setResult(outcome);
       setStatus('completed');
       await refreshStudents(queryClient);
       if (outcome.imported === 0) {
-        toast.error({ title: 'Import Failed', description: `No students were imported. ${outcome.errors.length} rows had errors.` });
+        toast.error({
+          title: 'Import Failed',
+          description: `No students were imported. ${outcome.errors.length} rows had errors${outcome.skipped.length ? `, ${outcome.skipped.length} possible duplicates were skipped` : ''}.`,
+        });
         return;
       }
       toast.success({ title: 'Success', description: importSummary(outcome) });
       // Row errors stay on screen to be fixed; a clean import closes by itself.
-      if (outcome.errors.length === 0) {
+      if (outcome.errors.length === 0 && outcome.skipped.length === 0) {
         closeTimer.current = setTimeout(() => {
           onOpenChange(false);
           reset();
@@ -125,7 +156,7 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
           <DialogDescription>Add a whole class or school at once from a spreadsheet saved as CSV.</DialogDescription>
         </DialogHeader>
 
-        {status === 'importing' || status === 'completed' ? null : (
+        {status === 'importing' || status === 'completed' || status === 'review' ? null : (
           <>
             <Step n={1} title="Download the template">
               <p className="text-sm text-muted-foreground">It has the right columns and two example rows to overwrite.</p>
@@ -141,7 +172,8 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
                 <li>Class as Nursery, LKG, UKG or Class 1 to Class 12 (1st, I, Grade 1 and 12th work too).</li>
                 <li>Section A to F; blank means A. Roll numbers are given automatically in each section.</li>
                 <li>Monthly bus fee in rupees, e.g. 500 or 450.50; blank means 0.</li>
-                <li>Aadhar numbers have 12 digits. Keep the header row as it is.</li>
+                <li>Aadhar numbers have 12 digits; spaces or hyphens as printed (1234 5678 9012) are fine. Keep the header row as it is.</li>
+                <li>Before anything is imported, every error of each row and any possible duplicates are shown for you to decide.</li>
               </ul>
               <p className="break-words font-mono text-[11px] text-muted-foreground">{TEMPLATE_COLUMNS.join(', ')}</p>
             </Step>
@@ -221,7 +253,30 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
           </Alert>
         ) : null}
 
+        {status === 'review' && check ? (
+          <Review
+            check={check}
+            importAnyway={importAnyway}
+            onChoose={(row, anyway) =>
+              setImportAnyway((current) => {
+                const next = new Set(current);
+                if (anyway) next.add(row);
+                else next.delete(row);
+                return next;
+              })
+            }
+          />
+        ) : null}
+
         {result && result.errors.length > 0 ? <RowErrors errors={result.errors} /> : null}
+        {result && result.skipped.length > 0 ? <SkippedRows skipped={result.skipped} /> : null}
+
+        {(status === 'review' && check && check.errors.length > 0) || (status === 'completed' && result && result.errors.length > 0) ? (
+          <Button variant="outline" size="sm" className="justify-self-start" onClick={() => downloadRejectedRows(csv, status === 'review' ? check!.errors : result!.errors)}>
+            <DownloadIcon />
+            Download rejected rows
+          </Button>
+        ) : null}
 
         <DialogFooter>
           <Button variant="outline" onClick={() => close(false)} disabled={busy}>
@@ -231,10 +286,15 @@ export function BulkImportDialog({ open, onOpenChange }: { open: boolean; onOpen
             <Button variant="outline" onClick={reset}>
               Import More
             </Button>
+          ) : status === 'review' && check ? (
+            <Button onClick={() => runImport([...importAnyway])} disabled={check.ready + importAnyway.size === 0}>
+              <UploadIcon />
+              {importButtonText(check.ready + importAnyway.size)}
+            </Button>
           ) : (
             <Button onClick={start} disabled={busy}>
               {status === 'error' ? <RotateCcwIcon /> : <UploadIcon />}
-              {busy ? 'Importing...' : status === 'error' ? 'Retry Import' : 'Import Students'}
+              {status === 'checking' ? 'Checking...' : busy ? 'Importing...' : status === 'error' ? 'Retry Import' : 'Import Students'}
             </Button>
           )}
         </DialogFooter>
@@ -255,11 +315,68 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
   );
 }
 
-function RowErrors({ errors }: { errors: BulkResult['errors'] }) {
+const importButtonText = (n: number) => `Import ${n} ${n === 1 ? 'student' : 'students'}`;
+
+/** The check's findings: rows that will not be imported, and possible duplicates with a choice each. */
+function Review({ check, importAnyway, onChoose }: { check: BulkCheck; importAnyway: ReadonlySet<number>; onChoose: (row: number, anyway: boolean) => void }) {
+  return (
+    <div className="grid gap-3">
+      <p className="text-sm">
+        {check.total} rows checked: {check.ready} ready to import
+        {check.duplicates.length ? `, ${check.duplicates.length} possible ${check.duplicates.length === 1 ? 'duplicate' : 'duplicates'}` : ''}
+        {check.errors.length ? `, ${check.errors.length} with errors` : ''}. Nothing has been imported yet.
+      </p>
+      {check.duplicates.length > 0 ? (
+        <div className="grid gap-2">
+          <p className="text-sm font-medium">Possible duplicates: skipped unless you choose Import anyway</p>
+          <ul aria-label="Possible duplicates" className="grid max-h-56 divide-y overflow-y-auto rounded-md border">
+            {check.duplicates.map((d) => (
+              <li key={d.row} className="grid gap-2 p-3 text-sm sm:grid-cols-[1fr_10rem] sm:items-center">
+                <div className="grid min-w-0 gap-0.5">
+                  <p className="font-medium">
+                    Row {d.row}: {d.name}
+                  </p>
+                  {d.description.map((text) => (
+                    <p key={text} className="text-muted-foreground">
+                      {text}
+                    </p>
+                  ))}
+                </div>
+                <NativeSelect
+                  aria-label={`Row ${d.row} ${d.name}`}
+                  className="h-9"
+                  value={importAnyway.has(d.row) ? 'import' : 'skip'}
+                  onChange={(e) => onChoose(d.row, e.target.value === 'import')}
+                >
+                  <option value="skip">Skip</option>
+                  <option value="import">Import anyway</option>
+                </NativeSelect>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {check.errors.length > 0 ? <RowErrors errors={check.errors} before /> : null}
+    </div>
+  );
+}
+
+function SkippedRows({ skipped }: { skipped: BulkResult['skipped'] }) {
+  return (
+    <p className="text-sm text-muted-foreground">
+      {skipped.length} possible {skipped.length === 1 ? 'duplicate was' : 'duplicates were'} skipped (rows {skipped.map((s) => s.row).join(', ')}).
+    </p>
+  );
+}
+
+function RowErrors({ errors, before = false }: { errors: BulkResult['errors']; before?: boolean }) {
+  const rows = `${errors.length} ${errors.length === 1 ? 'row' : 'rows'}`;
   return (
     <div className="grid gap-2">
       <p className="text-sm font-medium text-destructive">
-        {errors.length} {errors.length === 1 ? 'row was' : 'rows were'} not imported. Fix them and import those rows again.
+        {before
+          ? `${rows} with errors will not be imported. Download them, fix them and import that file again.`
+          : `${errors.length} ${errors.length === 1 ? 'row was' : 'rows were'} not imported. Fix them and import those rows again.`}
       </p>
       <div className="max-h-56 overflow-y-auto rounded-md border">
         <Table>
@@ -275,7 +392,13 @@ function RowErrors({ errors }: { errors: BulkResult['errors'] }) {
               <TableRow key={`${e.row}-${e.reason}`}>
                 <TableCell className="tabular-nums">{e.row}</TableCell>
                 <TableCell>{e.name || '—'}</TableCell>
-                <TableCell className="whitespace-normal">{e.reason}</TableCell>
+                <TableCell className="whitespace-normal">
+                  <ul className="grid gap-0.5">
+                    {e.reasons.map((reason) => (
+                      <li key={reason}>{reason}</li>
+                    ))}
+                  </ul>
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

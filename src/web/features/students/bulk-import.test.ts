@@ -29,12 +29,13 @@ describe('bulk import in the browser', () => {
     expect(
       importSummary({
         imported: 25,
-        errors: [{ row: 4, name: 'X', reason: 'Unknown class "13th"' }],
+        errors: [{ row: 4, name: 'X', reason: 'Unknown class "13th"', reasons: ['Unknown class "13th"'] }],
+        skipped: [{ row: 7, name: 'Y', reason: 'Skipped as a possible duplicate' }],
         sections: [
           { class: 'Class 5', section: 'A', count: 20 },
           { class: 'Class 5', section: 'B', count: 5 },
         ],
       }),
-    ).toBe('Imported 25 students into Class 5-A (20), Class 5-B (5). 1 error.');
+    ).toBe('Imported 25 students into Class 5-A (20), Class 5-B (5). 1 error. 1 possible duplicate skipped.');
   });
 });

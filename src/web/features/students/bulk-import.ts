@@ -1,4 +1,6 @@
+import { rejectedRowsCsv, type DuplicateMatch } from '@/domain/student-import';
 import { getToken } from '@/web/lib/auth-storage';
+import { api } from '@/web/lib/request';
 
 /** Template columns of operations §5, in their order. */
 export const TEMPLATE_COLUMNS = [
@@ -32,11 +34,22 @@ export function templateCsv(): string {
 
 /** Builds the template in the browser and hands it to the user as a download. */
 export function downloadTemplate(): void {
-  const blob = new Blob([templateCsv()], { type: 'text/csv;charset=utf-8' });
+  downloadCsv(templateCsv(), TEMPLATE_FILE_NAME);
+}
+
+export const REJECTED_FILE_NAME = 'rejected-rows.csv';
+
+/** The rows not imported, with an Errors column, to fix and import again (neutralised cells). */
+export function downloadRejectedRows(csv: string, errors: ReadonlyArray<BulkRowError>): void {
+  downloadCsv(rejectedRowsCsv(csv, errors), REJECTED_FILE_NAME);
+}
+
+function downloadCsv(text: string, fileName: string): void {
+  const blob = new Blob([text], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = TEMPLATE_FILE_NAME;
+  link.download = fileName;
   document.body.appendChild(link);
   link.click();
   link.remove();
@@ -55,11 +68,32 @@ export interface BulkRowError {
   row: number;
   name: string;
   reason: string;
+  /** every problem of the row */
+  reasons: string[];
 }
+
+export interface BulkDuplicate {
+  row: number;
+  name: string;
+  matches: DuplicateMatch[];
+  /** "Same Aadhaar number as Aarav Sharma, Class 5-A, already in the school" */
+  description: string[];
+}
+
+/** The check before importing: nothing is written. */
+export interface BulkCheck {
+  total: number;
+  ready: number;
+  errors: BulkRowError[];
+  duplicates: BulkDuplicate[];
+}
+
+export const checkBulkImport = (csv: string) => api.post<BulkCheck>('/api/students/bulk-check', { csv });
 
 export interface BulkResult {
   imported: number;
   errors: BulkRowError[];
+  skipped: Array<{ row: number; name: string; reason: string }>;
   sections: { class: string; section: string; count: number }[];
 }
 
@@ -100,14 +134,19 @@ export function createEventLineParser(onEvent: (event: BulkEvent) => void) {
  * the server works through the rows. Resolves with the final result; rejects with a
  * BulkImportError whose message explains what went wrong.
  */
-export async function streamBulkImport(csv: string, onProgress: (progress: BulkProgress) => void, signal?: AbortSignal): Promise<BulkResult> {
+export async function streamBulkImport(
+  csv: string,
+  importAnyway: number[],
+  onProgress: (progress: BulkProgress) => void,
+  signal?: AbortSignal,
+): Promise<BulkResult> {
   const token = getToken();
   let response: Response;
   try {
     response = await fetch('/api/students/bulk-progress', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ csv }),
+      body: JSON.stringify({ csv, importAnyway }),
       signal,
     });
   } catch {
@@ -161,5 +200,6 @@ export function importSummary(result: BulkResult): string {
   const students = `${result.imported} ${result.imported === 1 ? 'student' : 'students'}`;
   const where = result.sections.length ? ` into ${sectionsText(result.sections)}` : '';
   const errors = `${result.errors.length} ${result.errors.length === 1 ? 'error' : 'errors'}`;
-  return `Imported ${students}${where}. ${errors}.`;
+  const skipped = result.skipped.length ? ` ${result.skipped.length} possible ${result.skipped.length === 1 ? 'duplicate' : 'duplicates'} skipped.` : '';
+  return `Imported ${students}${where}. ${errors}.${skipped}`;
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { CLASSES, SECTIONS } from '@/domain/classes';
-import { REMINDER_PREFERENCES, type ReminderPreference } from '@/domain/students';
+import { AADHAAR_INPUT_MAX, REMINDER_PREFERENCES, type ReminderPreference } from '@/domain/students';
 import { Checkbox } from '@/web/components/ui/checkbox';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
@@ -146,11 +146,11 @@ export function PersonalFields({ form, prefix, aadhaarHint }: { form: Form; pref
       <TextField formApi={form} name="motherName" id={`${prefix}-mother`} label="Mother's Name" autoComplete="off" />
       <TextField formApi={form} name="dateOfBirth" id={`${prefix}-dob`} label="Date of Birth" type="date" />
       <TextField formApi={form} name="mobileNumber" id={`${prefix}-mobile`} label="Mobile Number" type="tel" inputMode="tel" placeholder="9876543210" />
-      <Field label="Aadhar Number" htmlFor={`${prefix}-aadhaar`} error={error} hint={aadhaarHint ?? '12 digits'}>
+      <Field label="Aadhar Number" htmlFor={`${prefix}-aadhaar`} error={error} hint={aadhaarHint ?? '12 digits, as printed: 1234 5678 9012'}>
         <Input
           id={`${prefix}-aadhaar`}
           inputMode="numeric"
-          maxLength={12}
+          maxLength={AADHAAR_INPUT_MAX}
           autoComplete="off"
           aria-invalid={error ? true : undefined}
           {...form.register('aadharNumber')}
@@ -181,10 +181,9 @@ export function BusAndReminderFields({ form, prefix }: { form: Form; prefix: str
         name="monthlyBusFee"
         id={`${prefix}-bus-fee`}
         label="Monthly Bus Fee (₹)"
-        type="number"
-        min={0}
-        step={0.01}
+        type="text"
         inputMode="decimal"
+        autoComplete="off"
         placeholder="0.00"
       />
       <Field label="Reminder Preference" htmlFor={`${prefix}-preference`}>
