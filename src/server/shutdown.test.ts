@@ -53,7 +53,7 @@ describe('stopping the server', () => {
     // database in a temporary folder, whatever database the test run itself uses
     child = spawn('npm', ['start'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', PAYMENTS_PROVIDER: 'sandbox' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
