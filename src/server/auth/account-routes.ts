@@ -31,7 +31,7 @@ import { errorDto, messageDto, toUserDto, userDto } from './dto';
 import { isLocalRequest } from './loopback';
 import { answerFloor, EQUAL_ANSWER_MS, EQUAL_REGISTRATION_MS } from './equal-answers';
 import { hashPassword, verifyPassword } from './passwords';
-import { consumeMailToken, findUserByEmail, findUserById, issueMailToken, revokeUserSessions, voidMailTokens } from './queries';
+import { consumeMailToken, findUserByEmail, usedLinkOfConfirmedUser, findUserById, issueMailToken, revokeUserSessions, voidMailTokens } from './queries';
 import { RECOVERY_PER_EMAIL, RECOVERY_PER_IP, recoveryRetryMessage } from './rate-limit';
 import { sessionCache } from './session-cache';
 
@@ -44,6 +44,7 @@ export const RESEND_MESSAGE = 'If that address is waiting for confirmation, we h
 export const RESET_INVALID = 'This password reset link is invalid or has expired. Please request a new one.';
 export const RESET_DONE = 'Password reset successful. You can now sign in with your new password.';
 export const CONFIRM_INVALID = 'This confirmation link is invalid or has already been used.';
+export const ALREADY_CONFIRMED = 'Your email address is already confirmed. You can sign in.';
 export const EMAIL_CHANGE_INVALID = 'This email change link is invalid or has expired. Please ask for the change again from Settings.';
 export const EMAIL_CHANGE_DONE = 'Your sign-in email has been changed. Use the new address the next time you sign in.';
 export const emailChangeSent = (newEmail: string) =>
@@ -164,7 +165,11 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
           .returning({ trialEndsAt: schools.trialEndsAt });
         return { trialEndsAt: school?.trialEndsAt?.toISOString() ?? null };
       });
-      if (!result) throw badRequest(CONFIRM_INVALID);
+      if (!result) {
+        // a second click on the same link: the address is confirmed, say so rather than "invalid"
+        if (await usedLinkOfConfirmedUser(db, request.body.token, 'confirm_email')) return { message: ALREADY_CONFIRMED, trialEndsAt: null };
+        throw badRequest(CONFIRM_INVALID);
+      }
       return { message: 'Your email is confirmed. Your 5-day free trial has started: you can sign in now.', trialEndsAt: result.trialEndsAt };
     },
   );

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSessions, loginEvents, users, userTokens } from '../db/schema';
 import { sessionCache } from './session-cache';
@@ -177,6 +177,20 @@ export async function hasSignedInFrom(db: Db, email: string, ip: string, since: 
  * Marks a mailed token used and returns its owner, in one statement so two clicks on the same
  * link cannot both succeed.
  */
+/**
+ * Whether a mailed link was already used for its purpose by a user whose address is now confirmed
+ * (a second click on the confirmation link). Says nothing about links that never existed.
+ */
+export async function usedLinkOfConfirmedUser(db: Db, token: string, purpose: MailTokenPurpose): Promise<boolean> {
+  const [row] = await db
+    .select({ confirmedAt: users.emailConfirmedAt })
+    .from(userTokens)
+    .innerJoin(users, eq(users.id, userTokens.userId))
+    .where(and(eq(userTokens.tokenHash, hashMailToken(token)), eq(userTokens.purpose, purpose), isNotNull(userTokens.usedAt)))
+    .limit(1);
+  return Boolean(row?.confirmedAt);
+}
+
 export async function consumeMailToken(
   db: Db,
   token: string,

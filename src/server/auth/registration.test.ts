@@ -74,9 +74,13 @@ describe('school registration', () => {
     expect(confirm.statusCode).toBe(200);
     expect(new Date(confirm.json().trialEndsAt).getTime()).toBe(confirmedAt.getTime() + 5 * 86_400_000);
 
+    // a second click on the confirmation link of a confirmed account says so, and changes nothing
     const again = await api.post('/api/auth/confirm-email', { token: link.searchParams.get('token') });
-    expect(again.statusCode).toBe(400);
-    expect(again.json().error).toBe('This confirmation link is invalid or has already been used.');
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ message: 'Your email address is already confirmed. You can sign in.', trialEndsAt: null });
+    const forged = await api.post('/api/auth/confirm-email', { token: 'x'.repeat(43) });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error).toBe('This confirmation link is invalid or has already been used.');
 
     const login = await api.post('/api/auth/login', { email: 'PRINCIPAL@greenvalley.test', password: 'Dal-Lake-2026' });
     expect(login.statusCode).toBe(200);

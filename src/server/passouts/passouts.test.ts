@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, students } from '../db/schema';
+import { auditLog, previousBalances, students } from '../db/schema';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
@@ -134,5 +134,26 @@ describe('Download Balance Report', () => {
     for (const expected of ['Green Valley School', 'Passout Balance Report', 'Graduation Year 2026 (2)', 'Graduation Year 2025 (1)', 'Omar Dar', 'Ravi Verma', '₹16,000.00', 'Total 2026', '₹32,000.00', 'Total Outstanding Balance: ₹37,000.00']) {
       expect(text).toContain(expected);
     }
+  });
+});
+
+describe('the passouts toast', () => {
+  it('shows the real outstanding: what the Passouts list shows, balances carried from earlier years included', async () => {
+    const db = ctx.database.db;
+    const s = await signUpSchool(ctx);
+    const old = await seedSession(db, { schoolId: s.schoolId, name: '2024-2025', startDate: '2024-04-01', endDate: '2025-03-31', isActive: false });
+    const session = await seedSession(db, { schoolId: s.schoolId });
+    await seedStructure(db, { schoolId: s.schoolId, className: 'Class 12', tuition: 2000 });
+    const [kiran] = await seedStudents(db, { schoolId: s.schoolId, sessionId: session.id, people: [{ name: 'Kiran Bhat', className: 'Class 12' }] });
+    // ₹3,000 left unpaid from 2024-2025, carried into this year
+    await db.insert(previousBalances).values({
+      schoolId: s.schoolId, studentId: kiran!.id, sessionId: old.id, academicYear: '2024-2025', className: 'Class 11',
+      monthlyOutstandingPaise: 300_000, yearlyOutstandingPaise: 0, throughMonth: '2025-03', reason: 'rollover',
+    });
+    const res = await s.api.post('/api/passouts/from-class', { className: 'Class 12', graduationYear: 2026 });
+    // April–November of Class 12 (8 × ₹2,000) and the ₹3,000 from last year
+    expect(res.json().totalOutstanding).toBe('19000.00');
+    const list = (await s.api.get('/api/passouts')).json();
+    expect(list[0].totalOutstanding).toBe('19000.00');
   });
 });

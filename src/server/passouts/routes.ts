@@ -10,7 +10,7 @@ import { errorDto } from '../auth/dto';
 import { schools, students } from '../db/schema';
 import { money, rupees } from '../fees/dto';
 import { lockSchoolLedger, lockStudentLedger } from '../fees/locks';
-import { findStudentOr404 } from '../fees/queries';
+import { carriedBalances, findStudentOr404 } from '../fees/queries';
 import { badRequest, conflict } from '../lib/errors';
 import { sendPdf } from '../lib/pdf';
 import { classOrderSql } from '../students/class-order';
@@ -133,12 +133,15 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
           .from(students)
           .where(and(eq(students.schoolId, schoolId), eq(students.status, 'active'), eq(students.className, className)));
         if (people.length === 0) throw badRequest(`There are no active students in ${className}`);
-        const rows = await moveToPassouts(tx, {
+        await moveToPassouts(tx, {
           schoolId,
           people,
           leaving: { kind: 'graduated', graduationYear, reason: (s) => `Graduated from ${s.className}`, now, ...actorOf(request) },
         });
-        return { count: people.length, total: rows.reduce((s, r) => s + r.monthly + r.yearly, 0) };
+        // what the Passouts list shows for them: every carried balance still owed, earlier sessions' too
+        const moved = new Set(people.map((p) => p.id));
+        const owed = (await carriedBalances(tx, { schoolId })).filter((c) => moved.has(c.studentId));
+        return { count: people.length, total: owed.reduce((s, c) => s + c.remaining, 0) };
       });
       return {
         message: 'Passouts Created Successfully',
