@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { compareClasses } from '../../domain/classes';
 import { toRupeeString } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
@@ -90,8 +91,8 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
           withBalance: p.rows.filter((r) => carriedOf(r) > 0).length,
           carried: rupees(p.rows.reduce((s, r) => s + carriedOf(r), 0)),
         },
-        classes: [...classes.values()].map((c) => ({ ...c, carried: rupees(c.carried) })),
-        students: p.rows.map((r) => ({
+        classes: [...classes.values()].sort((a, b) => compareClasses(a.fromClass, b.fromClass)).map((c) => ({ ...c, carried: rupees(c.carried) })),
+        students: [...p.rows].sort((a, b) => compareClasses(a.fromClass, b.fromClass) || a.section.localeCompare(b.section) || a.rollNumber - b.rollNumber).map((r) => ({
           id: r.id,
           name: r.name,
           fromClass: r.fromClass,

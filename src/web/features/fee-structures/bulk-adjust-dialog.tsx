@@ -69,8 +69,8 @@ export function BulkAdjustDialog({
   const affected = structures.filter((s) => s.academicYear === from).sort((a, b) => compareClasses(a.className, b.className));
   const replaced = to !== from ? structures.filter((s) => s.academicYear === to && affected.some((a) => a.className === s.className)).length : 0;
   const raise = (amount: Paise) => (percent ? raiseFee(amount, percent, roundTo) : amount);
-  // what the target year has now for a class (its own structure, or nothing yet)
-  const current = (s: FeeStructure) => (to === from ? s : structures.find((t) => t.academicYear === to && t.className === s.className));
+  // what a class pays now: the target year's own structure, else this year's (old → new)
+  const current = (s: FeeStructure) => (to === from ? s : (structures.find((t) => t.academicYear === to && t.className === s.className) ?? s));
 
   const body = { percentage, feeTypes: heads, academicYear: to || null, fromAcademicYear: from || null, roundTo };
   const askToApply = () => {

@@ -60,7 +60,7 @@ export function StartSessionDialog({ session, open, onOpenChange }: { session: A
             {data.classes.length === 0 ? (
               <p className="text-muted-foreground">{t.noStudents}</p>
             ) : (
-              <Table aria-label="Classes moving up">
+              <Table aria-label="Classes moving up" className="text-xs sm:text-sm [&_td]:px-2 [&_th]:px-2 sm:[&_td]:px-3 sm:[&_th]:px-3">
                 <TableHeader>
                   <TableRow>
                     {t.classHeads.map((h, i) => (
@@ -73,8 +73,8 @@ export function StartSessionDialog({ session, open, onOpenChange }: { session: A
                 <TableBody>
                   {data.classes.map((c) => (
                     <TableRow key={c.fromClass}>
-                      <TableCell>{c.fromClass}</TableCell>
-                      <TableCell>{c.toClass ?? t.passesOut}</TableCell>
+                      <TableCell className="whitespace-nowrap">{c.fromClass}</TableCell>
+                      <TableCell className="whitespace-nowrap">{c.toClass ?? t.passesOut}</TableCell>
                       <TableCell className="text-right tabular-nums">{c.students}</TableCell>
                       <TableCell className="text-right tabular-nums">{rupees(c.carried)}</TableCell>
                     </TableRow>
@@ -86,7 +86,7 @@ export function StartSessionDialog({ session, open, onOpenChange }: { session: A
               <details className="rounded-lg border">
                 <summary className="cursor-pointer px-3 py-2 font-medium">{t.everyStudent(data.students.length)}</summary>
                 <div className="max-h-72 overflow-y-auto">
-                  <Table aria-label="Students moving up">
+                  <Table aria-label="Students moving up" className="text-xs sm:text-sm [&_td]:px-2 [&_th]:px-2 sm:[&_td]:px-3 sm:[&_th]:px-3">
                     <TableHeader>
                       <TableRow>
                         {t.studentHeads.map((h, i) => (
