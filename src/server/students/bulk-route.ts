@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeMatch, IMPORT_MESSAGES, MAX_IMPORT_ROWS, parseStudentCsv, rowsFromObjects, TEMPLATE_COLUMNS } from '../../domain/student-import';
@@ -55,16 +55,20 @@ function readRows(body: z.infer<typeof bodySchema>) {
 export function registerBulkImport(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, cipher } = app.deps;
+  // both import routes take a file's worth of rows: their own body limit and its message
+  const importLimits = {
+    onRequest: requireSchool,
+    bodyLimit: IMPORT_BODY_LIMIT,
+    errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: IMPORT_TOO_LARGE });
+      return fastify.errorHandler(error, request, reply);
+    },
+  };
 
   app.post(
     '/api/students/bulk-check',
     {
-      onRequest: requireSchool,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      errorHandler(error: FastifyError, request, reply) {
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: IMPORT_TOO_LARGE });
-        return fastify.errorHandler(error, request, reply);
-      },
+      ...importLimits,
       schema: {
         tags: ['students'],
         summary: 'Check a bulk import before importing: every error of each row and the possible duplicates',
@@ -95,12 +99,7 @@ export function registerBulkImport(fastify: FastifyInstance): void {
   app.post(
     '/api/students/bulk-progress',
     {
-      onRequest: requireSchool,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      errorHandler(error: FastifyError, request, reply) {
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: IMPORT_TOO_LARGE });
-        return fastify.errorHandler(error, request, reply);
-      },
+      ...importLimits,
       schema: {
         tags: ['students'],
         summary: 'Bulk import students from CSV text or parsed rows, streaming progress',
