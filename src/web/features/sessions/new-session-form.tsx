@@ -35,18 +35,19 @@ function firstMessage(errors: FieldErrors<SessionFormValues>): string | null {
 }
 
 /** The New Session form with the rules of operations §5 (at least 12 months, end after start). */
-export function NewSessionForm({ active }: { active: AcademicSession | null }) {
+/** `latest`: the school's latest session, which the suggestion follows (next year's may exist already). */
+export function NewSessionForm({ active, latest }: { active: AcademicSession | null; latest: AcademicSession | null }) {
   const create = useCreateSession();
   const isLater = (startDate: string) => Boolean(active && startDate > active.startDate);
   const form = useForm<SessionFormValues, unknown, z.output<typeof createSessionSchema>>({
     resolver: zodResolver(createSessionSchema) as unknown as Resolver<SessionFormValues, unknown, z.output<typeof createSessionSchema>>,
-    defaultValues: suggestedSession(active, indiaDate(new Date())),
+    defaultValues: suggestedSession(latest ?? active, indiaDate(new Date())),
   });
 
   // Once the active session has loaded, suggest the one after it (unless the person has started typing).
   useEffect(() => {
-    if (!form.formState.isDirty) form.reset(suggestedSession(active, indiaDate(new Date())));
-  }, [active, form]);
+    if (!form.formState.isDirty) form.reset(suggestedSession(latest ?? active, indiaDate(new Date())));
+  }, [latest, active, form]);
 
   const onSubmit = form.handleSubmit(
     async (values) => {
@@ -54,7 +55,7 @@ export function NewSessionForm({ active }: { active: AcademicSession | null }) {
         // a later session is never made active here: students move into it when it is started
         const created = await create.mutateAsync({ ...values, isActive: values.isActive && !isLater(values.startDate) });
         toast.success({ title: 'Success', description: 'Academic session created successfully' });
-        form.reset(suggestedSession(created.isActive ? created : active, indiaDate(new Date())));
+        form.reset(suggestedSession(latest && latest.startDate > created.startDate ? latest : created, indiaDate(new Date())));
       } catch (error) {
         const text = serverMessage(error) ?? 'Failed to create session';
         toast.error({ title: error instanceof ApiError && error.status === 400 ? titleFor(text) : titleFor(text, 'Error'), description: text });

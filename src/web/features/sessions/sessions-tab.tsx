@@ -30,7 +30,7 @@ export function SessionsTab() {
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <ActiveSessionCard session={active.data ?? null} loading={active.isPending} />
-        <NewSessionForm active={active.data ?? null} />
+        <NewSessionForm active={active.data ?? null} latest={[...(sessions.data ?? [])].sort((a, b) => b.startDate.localeCompare(a.startDate))[0] ?? null} />
       </div>
       <SessionList sessions={sessions.data} active={active.data ?? null} loading={sessions.isPending} error={sessions.error} />
       <Alert variant="info">
