@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { schools } from '../src/server/db/schema';
 import { createSession, enrollStudents } from '../src/server/results/test-fixtures';
 import { signedInSchool } from './account-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
@@ -25,6 +27,8 @@ describe.skipIf(skipReason())('results', () => {
     e2e = await startE2E();
     const school = await signedInSchool(e2e, { schoolName: 'Chinar Valley School', selectedPlan: 'standard' });
     token = school.token;
+    // a J&K Board school: ten subjects a class, marks in Urdu and Kashmiri too
+    await e2e.database.db.update(schools).set({ board: 'jkbose' }).where(eq(schools.id, school.schoolId));
     const session = await createSession(e2e.database.db, { schoolId: school.schoolId, name: '2026-2027', isActive: true });
     await enrollStudents(e2e.database.db, { schoolId: school.schoolId, session, className: 'Class 5', section: 'A', students: KIDS.map((name) => ({ name, fatherName: `Father of ${name}` })) });
   });
