@@ -7,9 +7,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { seedPlans } from '../plans/queries';
 import { createTestApp, signUpSchool } from '../test/harness';
 import { backupIfDue, listBackups, pruneBackups, restoreBackup, startDailyBackups, writeBackup } from './backups';
-import { migrationsFolder, openAppDatabase, type Database, type Db } from './client';
+import { migrateDatabase, migrationsFolder, openAppDatabase, openPglite, type Database, type Db } from './client';
 import { lockDataDir } from './data-dir-lock';
 import { dataDirTexts } from './messages';
 
@@ -30,7 +31,16 @@ function emptyDataDir(): string {
 /** A DATA_DIR whose embedded database is the migrated template, as a server that has run leaves it. */
 async function migratedDataDir(): Promise<string> {
   const dir = emptyDataDir();
-  const template = readFileSync(inject('pgliteTemplate'));
+  const templateFile = inject('pgliteTemplate');
+  if (!templateFile) {
+    // the suite on PostgreSQL has no embedded template: these tests are about the embedded database, so migrate one
+    const database = await openPglite({ dataDir: path.join(dir, 'db') });
+    await migrateDatabase(database);
+    await seedPlans(database.db);
+    await database.close();
+    return dir;
+  }
+  const template = readFileSync(templateFile);
   mkdirSync(path.join(dir, 'db'));
   const client = await PGlite.create({ dataDir: path.join(dir, 'db'), loadDataDir: new Blob([new Uint8Array(template)]) });
   await client.close();
