@@ -2,12 +2,12 @@ import { Toaster as Sonner, toast as sonner } from 'sonner';
 import { useTheme } from './theme';
 
 /**
- * One toast at a time (platform §9), 5 s by default, at the bottom where it never covers a page's
- * title or a dialog's heading; a new toast replaces the one before, so no stale error lingers.
+ * One toast at a time (platform §9), 5 s by default; a new toast replaces the one before, so no stale
+ * error lingers. (At the bottom right it covered the fee screens' Save button: it stays at the top.)
  */
 export function Toaster() {
   const { theme } = useTheme();
-  return <Sonner theme={theme} position="bottom-right" visibleToasts={1} richColors closeButton duration={5000} />;
+  return <Sonner theme={theme} position="top-center" visibleToasts={1} richColors closeButton duration={5000} />;
 }
 
 const replacing =
