@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { compareClasses } from '../../domain/classes';
-import { toRupeeString } from '../../domain/money';
+import { paise, toRupeeString } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
@@ -77,7 +77,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
         c.carried += carriedOf(r);
         classes.set(r.fromClass, c);
       }
-      const rupees = (n: number) => toRupeeString(n as Parameters<typeof toRupeeString>[0]);
+      const rupees = (n: number) => toRupeeString(paise(n));
       return {
         from: { id: p.running.id, sessionName: p.running.name },
         to: { id: to.id, sessionName: to.name },
@@ -150,7 +150,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
           promoted: result.summary.promoted,
           graduated: result.summary.graduated,
           balancesCarried: result.summary.balancesCarried,
-          carried: toRupeeString(result.summary.totalCarriedPaise as Parameters<typeof toRupeeString>[0]),
+          carried: toRupeeString(paise(result.summary.totalCarriedPaise)),
         },
       };
     },
