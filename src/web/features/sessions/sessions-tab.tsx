@@ -13,6 +13,7 @@ import { formatDate } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
 import { activeSessionQuery, sessionsQuery, useActivateSession, useUndoStart, type AcademicSession } from './api';
+import { promotionState, type PromotionState } from './promotion-state';
 import { StartSessionDialog } from './start-session-dialog';
 import { sessionTexts as t } from './texts';
 import { NewSessionForm } from './new-session-form';
@@ -48,8 +49,9 @@ export function SessionsTab() {
   );
 }
 
-function PromotionBadge({ done }: { done: boolean }) {
-  return done ? <Badge variant="success">Promotion completed</Badge> : <Badge variant="warning">Promotion pending</Badge>;
+function PromotionBadge({ state }: { state: PromotionState }) {
+  if (state === 'none') return null;
+  return state === 'completed' ? <Badge variant="success">{t.promotionCompleted}</Badge> : <Badge variant="warning">{t.promotionPending}</Badge>;
 }
 
 function ActiveSessionCard({ session, loading }: { session: AcademicSession | null; loading: boolean }) {
@@ -80,7 +82,7 @@ function ActiveSessionCard({ session, loading }: { session: AcademicSession | nu
                 <CheckCircle2Icon className="size-3" />
                 Active
               </Badge>
-              <PromotionBadge done={session.isPromotionCompleted} />
+              <PromotionBadge state={promotionState(session, session)} />
             </div>
           </>
         ) : loading ? null : (
@@ -131,7 +133,7 @@ function SessionList({
       onError: (e) => toast.error({ title: 'Error', description: refusalMessage(e, t.activateFailed) }),
     });
   // a later session the school has not started yet is started, not activated
-  const startable = (s: AcademicSession) => Boolean(active && !s.isActive && !s.isPromotionCompleted && s.startDate > active.startDate);
+  const startable = (s: AcademicSession) => promotionState(s, active) === 'pending';
 
   return (
     <Card>
@@ -157,7 +159,7 @@ function SessionList({
                 </div>
                 <div className="flex flex-wrap gap-1.5">
                   {s.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}
-                  <PromotionBadge done={s.isPromotionCompleted} />
+                  <PromotionBadge state={promotionState(s, active)} />
                 </div>
                 {startable(s) ? (
                   <Button size="sm" onClick={() => setStarting(s)}>

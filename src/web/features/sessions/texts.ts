@@ -12,6 +12,8 @@ export const sessionTexts = {
     'A start can be undone until the first receipt is saved after it.',
   ],
   laterNotActive: (running: string) => `Students move into a later session when you start it from the list below, not by making it active while ${running} is running.`,
+  promotionCompleted: 'Promotion completed',
+  promotionPending: 'Not started yet',
   activated: 'Academic session activated successfully!',
   activateFailed: 'Failed to activate session',
   start: (name: string) => `Start ${name}`,
