@@ -177,27 +177,54 @@ export async function activateSession(
 /**
  * Makes sure the school has an active session: the April–March session containing `today`
  * (`YYYY-MM-DD`, India's date), created when missing, activated when no other session is active.
- * Every new school gets one at registration; adding a student calls it too.
+ * Every new school gets one at registration; adding a student calls it too. A session of the
+ * school that already overlaps that April–March range wins over creating one (sessions never
+ * overlap): the one holding today, else the latest that began before it, else the earliest.
  */
 export async function createDefaultSession(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<SessionRow> {
   const active = await findActiveSession(db, { schoolId });
   if (active) return active;
   await lockSessions(db, schoolId);
   const range = aprilToMarchSession(today);
-  await db
-    .insert(academicSessions)
-    .values({ schoolId, name: range.name, startDate: range.startDate, endDate: range.endDate, isActive: false })
-    .onConflictDoNothing();
-  await db
-    .update(academicSessions)
-    .set({ isActive: true })
-    .where(
-      and(
-        eq(academicSessions.schoolId, schoolId),
-        eq(academicSessions.name, range.name),
-        sql`not exists (select 1 from ${academicSessions} a where a.school_id = ${schoolId} and a.is_active)`,
-      ),
-    );
+  const overlapping = await db
+    .select({ id: academicSessions.id, startDate: academicSessions.startDate, endDate: academicSessions.endDate })
+    .from(academicSessions)
+    .where(and(eq(academicSessions.schoolId, schoolId), lte(academicSessions.startDate, range.endDate), gte(academicSessions.endDate, range.startDate)))
+    .orderBy(academicSessions.startDate);
+  const chosen =
+    overlapping.find((s) => s.startDate <= today && today <= s.endDate) ??
+    overlapping.filter((s) => s.startDate <= today).at(-1) ??
+    overlapping[0];
+  let targetId = chosen?.id;
+  if (!targetId) {
+    const [created] = await db
+      .insert(academicSessions)
+      .values({ schoolId, name: range.name, startDate: range.startDate, endDate: range.endDate, isActive: false })
+      .onConflictDoNothing()
+      .returning({ id: academicSessions.id });
+    // a session of that name outside the range (an odd one made by hand): activate it rather than fail
+    if (created) targetId = created.id;
+    else {
+      const [named] = await db
+        .select({ id: academicSessions.id })
+        .from(academicSessions)
+        .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.name, range.name)))
+        .limit(1);
+      targetId = named?.id;
+    }
+  }
+  if (targetId) {
+    await db
+      .update(academicSessions)
+      .set({ isActive: true })
+      .where(
+        and(
+          eq(academicSessions.schoolId, schoolId),
+          eq(academicSessions.id, targetId),
+          sql`not exists (select 1 from ${academicSessions} a where a.school_id = ${schoolId} and a.is_active)`,
+        ),
+      );
+  }
   const row = await findActiveSession(db, { schoolId });
   if (!row) throw new Error('no active academic session after creating the default one');
   return row;

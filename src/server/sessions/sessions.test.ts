@@ -174,6 +174,34 @@ describe('a school with no active session', () => {
     expect(active).toMatchObject({ sessionName: '2026-2027', isActive: true });
     expect(res.json().sessionId).toBe(active.id);
   });
+
+  it('activates the session that holds today rather than adding an April–March one over it', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const db = ctx.database.db;
+    // a school whose year runs June–May: its running session is not the April–March default
+    await db.execute(sql`delete from academic_sessions where school_id = ${school.schoolId}`);
+    await db.execute(
+      sql`insert into academic_sessions (school_id, name, start_date, end_date, is_active) values (${school.schoolId}, '2026-2027', '2026-06-01', '2027-05-31', false)`,
+    );
+    const res = await school.api.post('/api/students', { name: 'June Pupil', class: '1st', section: 'A' });
+    expect(res.statusCode).toBe(201);
+    const sessions = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    expect(sessions.map((s) => [s.sessionName, s.startDate, s.isActive])).toEqual([['2026-2027', '2026-06-01', true]]);
+  });
+
+  it('never creates the default session over another one that overlaps it', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const db = ctx.database.db;
+    // the only session is an inactive calendar-year one that ends inside the April–March default
+    await db.execute(sql`delete from academic_sessions where school_id = ${school.schoolId}`);
+    await db.execute(
+      sql`insert into academic_sessions (school_id, name, start_date, end_date, is_active) values (${school.schoolId}, '2025-2026', '2025-11-01', '2026-10-31', false)`,
+    );
+    const res = await school.api.post('/api/students', { name: 'Late Pupil', class: '1st', section: 'A' });
+    expect(res.statusCode).toBe(201);
+    const sessions = (await school.api.get('/api/academic-sessions')).json() as Session[];
+    expect(sessions.map((s) => [s.sessionName, s.isActive])).toEqual([['2025-2026', true]]);
+  });
 });
 
 describe('tenancy', () => {
