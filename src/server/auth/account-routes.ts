@@ -32,7 +32,7 @@ import { isLocalRequest } from './loopback';
 import { answerFloor, EQUAL_ANSWER_MS, EQUAL_REGISTRATION_MS } from './equal-answers';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeMailToken, findUserByEmail, usedLinkOfConfirmedUser, findUserById, issueMailToken, revokeUserSessions, voidMailTokens } from './queries';
-import { RECOVERY_PER_EMAIL, RECOVERY_PER_IP, recoveryRetryMessage } from './rate-limit';
+import { REAUTH_PER_USER, RECOVERY_PER_EMAIL, RECOVERY_PER_IP, recoveryRetryMessage, retryMessage } from './rate-limit';
 import { sessionCache } from './session-cache';
 
 export const EMAIL_TAKEN = 'This email is already registered. Please use a different email address.';
@@ -54,6 +54,19 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, config, throttle } = app.deps;
   const link = (path: string, token?: string) => `${config.appUrl}${path}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+
+  /**
+   * The password typed again inside a session. Counted before the hash check (decision 0016), so a
+   * burst of parallel guesses through one stolen token meets the limit; a right answer gives it back.
+   */
+  async function confirmPassword(user: { id: string; passwordHash: string }, password: string, field: string, wrong: string): Promise<void> {
+    const verdict = await throttle.admit([{ rule: REAUTH_PER_USER, key: user.id }]);
+    if (!verdict.admitted) {
+      throw new HttpError(429, retryMessage(verdict.retryAfterSeconds), { retryAfterSeconds: verdict.retryAfterSeconds });
+    }
+    if (!(await verifyPassword(password, user.passwordHash))) throw badRequest(wrong, { fields: { [field]: wrong } });
+    await throttle.release(verdict.ticket);
+  }
 
   /** Recovery mail is limited per address and per IP; the answer is the same for real and unknown addresses. */
   async function limitRecoveryMail(ip: string, email: string): Promise<void> {
@@ -289,9 +302,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       const auth = request.auth!;
       const user = await findUserById(db, auth.userId);
       if (!user) throw unauthorized();
-      if (!(await verifyPassword(request.body.currentPassword, user.passwordHash))) {
-        throw badRequest('Current password is incorrect', { fields: { currentPassword: 'Current password is incorrect' } });
-      }
+      await confirmPassword(user, request.body.currentPassword, 'currentPassword', 'Current password is incorrect');
       const passwordHash = await hashPassword(request.body.newPassword);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
@@ -327,9 +338,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       if (newEmail === user.email.toLowerCase()) {
         throw badRequest('New email must be different from current email', { fields: { newEmail: 'New email must be different from current email' } });
       }
-      if (!(await verifyPassword(password, user.passwordHash))) {
-        throw badRequest('Password is incorrect', { fields: { password: 'Password is incorrect' } });
-      }
+      await confirmPassword(user, password, 'password', 'Password is incorrect');
       // an address that belongs to another account is not revealed: its owner gets a notice instead of a link
       const taken = await findUserByEmail(db, newEmail);
       await db.transaction(async (tx) => {

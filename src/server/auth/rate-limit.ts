@@ -25,6 +25,17 @@ export const KNOWN_IP_DAYS = 30;
 export const SIGN_IN_PER_IP: ThrottleRule = { name: 'signin-ip', limit: 30, windowMs: 60_000 };
 
 /** Reset links and confirmation links together, per address and per IP. */
+/**
+ * Re-typing the password inside a session (change password, change email): a stolen session token
+ * must not become a way to guess the password, so wrong answers back off like sign-in does.
+ */
+export const REAUTH_PER_USER: ThrottleRule = {
+  name: 'reauth-user',
+  limit: 5,
+  windowMs: 60 * 60_000,
+  backoff: { baseMs: 30_000, maxMs: 15 * 60_000 },
+};
+
 export const RECOVERY_PER_EMAIL: ThrottleRule = { name: 'recovery-email', limit: 3, windowMs: 15 * 60_000 };
 export const RECOVERY_PER_IP: ThrottleRule = { name: 'recovery-ip', limit: 20, windowMs: 15 * 60_000 };
 

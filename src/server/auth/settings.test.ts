@@ -26,6 +26,21 @@ describe('change password', () => {
     }
   });
 
+  it('a session cannot be used to guess the password: wrong answers, even in parallel, meet the limit', async () => {
+    const school = await signUpSchool(ctx);
+    const guesses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => school.api.post('/api/auth/change-password', { currentPassword: `Guess-${i}-wrong`, newPassword: 'Brand-new-pass' })),
+    );
+    const codes = guesses.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 400)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(3);
+    const limited = guesses.find((r) => r.statusCode === 429)!;
+    expect(limited.json().error).toMatch(/^Too many/);
+    // the right password is refused too while the wait lasts, on either route that asks for it
+    const right = await school.api.post('/api/auth/change-email', { newEmail: 'other@school.test', password: school.password });
+    expect(right.statusCode).toBe(429);
+  });
+
   it('changes it, keeps this session and signs out the others', async () => {
     const school = await signUpSchool(ctx);
     const second = (await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password })).json().token;
