@@ -1,6 +1,7 @@
 import {
   EXTRA_HEADS,
   HEAD_LABELS,
+  isBalanceHead,
   isMonthlyHead,
   monthLabel,
   isYearlyHead,
@@ -184,7 +185,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
   let unplaced = 0;
 
   for (const line of input.lines) {
-    if (line.head === 'previous_balance') continue;
+    if (isBalanceHead(line.head)) continue;
     totalPaid += line.amount;
     if (isMonthlyHead(line.head)) {
       if (!line.period || !monthKeys.has(line.period)) {

@@ -11,7 +11,7 @@ import { indiaDate, MONTH_NAMES, shortAcademicYear, type MonthName } from './ses
 
 export const FEE_HEADS = [
   'tuition', 'bus', 'admission', 'exam', 'books', 'uniform', 'misc',
-  'transport', 'laboratory', 'library', 'sports', 'other', 'previous_balance',
+  'transport', 'laboratory', 'library', 'sports', 'other', 'previous_balance', 'opening_balance',
 ] as const;
 export type FeeHead = (typeof FEE_HEADS)[number];
 
@@ -44,7 +44,15 @@ export const HEAD_LABELS: Record<FeeHead, string> = {
   sports: 'Sports Fee',
   other: 'Other Fee',
   previous_balance: 'Previous Balance',
+  opening_balance: 'Opening Arrears',
 };
+
+/**
+ * Heads that pay a balance owed outside the session's own dues: carried balances of earlier sessions
+ * and the opening arrears of the old register (decision 0027). They never count in a session account.
+ */
+export const isBalanceHead = (head: FeeHead): head is 'previous_balance' | 'opening_balance' =>
+  head === 'previous_balance' || head === 'opening_balance';
 
 /** The word the yearly lock message uses: "This {yearly/exam/...} fee cannot be modified …". */
 export const YEARLY_LOCK_WORD: Record<YearlyHead, string> = {
@@ -63,7 +71,12 @@ export type PaymentMode = (typeof PAYMENT_MODES)[number];
 /** Modes a person records at the counter; `online` is written only by the payment gateway. */
 export const COUNTER_PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer'] as const;
 
-export const RECEIPT_PREFIXES = ['MON', 'YRL', 'FEE', 'ONL'] as const;
+/** Where a receipt came from; `opening` receipts record months paid before go-live and are never income of a day. */
+export const RECEIPT_SOURCES = ['monthly', 'yearly', 'fee_payment', 'online', 'opening'] as const;
+export type ReceiptSource = (typeof RECEIPT_SOURCES)[number];
+
+/** `OPN`: months paid before the school started using the product, entered as opening entries (decision 0027). */
+export const RECEIPT_PREFIXES = ['MON', 'YRL', 'FEE', 'ONL', 'OPN'] as const;
 export type ReceiptPrefix = (typeof RECEIPT_PREFIXES)[number];
 
 /** `MON/2025-26/000042`: prefix, short academic year, six-digit sequence. */
@@ -72,7 +85,7 @@ export function formatReceiptNumber(prefix: ReceiptPrefix, academicYear: string,
 }
 
 export function parseReceiptNumber(text: string): { prefix: ReceiptPrefix; shortYear: string; sequence: number } | null {
-  const match = /^(MON|YRL|FEE|ONL)\/(\d{4}-\d{2})\/(\d{6,})$/.exec(text);
+  const match = /^(MON|YRL|FEE|ONL|OPN)\/(\d{4}-\d{2})\/(\d{6,})$/.exec(text);
   if (!match) return null;
   return { prefix: match[1] as ReceiptPrefix, shortYear: match[2]!, sequence: Number(match[3]) };
 }
@@ -106,6 +119,7 @@ export function headToFeeType(head: FeeHead): FeePaymentType {
   if (head === 'tuition') return 'monthly';
   if (head === 'bus' || head === 'transport') return 'transport';
   if (head === 'misc') return 'other';
+  if (head === 'opening_balance') return 'previous_balance';
   return head;
 }
 
@@ -404,7 +418,7 @@ export function parseMonthInput(input: string): string | null {
 // ---------------------------------------------------------------------------------------------
 
 export const receiptNumberRequestSchema = z.object({
-  prefix: z.enum(RECEIPT_PREFIXES, { error: 'Prefix must be MON, YRL, FEE or ONL' }),
+  prefix: z.enum(['MON', 'YRL', 'FEE', 'ONL'], { error: 'Prefix must be MON, YRL, FEE or ONL' }),
   /** the session whose numbering to look at; the active session when absent */
   academicYear: z.string().max(20).nullish(),
 });

@@ -35,6 +35,7 @@ import { expenseRoutes } from './expenses/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
+import { openingRoutes } from './opening/routes';
 import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
@@ -186,6 +187,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(reportRoutes);
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
+  await app.register(openingRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { allocateCarriedPayment } from '../../domain/fees';
 import { formatINR, type Paise } from '../../domain/money';
-import { monthLabel } from '../../domain/ledger';
+import { isBalanceHead, monthLabel } from '../../domain/ledger';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
 import { classFeeStructures, previousBalances } from '../db/schema';
@@ -124,14 +124,19 @@ export async function carriedPaymentLines(
   const rows = (await carriedBalances(db, { schoolId, studentId: student.id })).filter((r) => r.remaining > 0);
   const owed = rows.reduce((s, r) => s + r.remaining, 0);
   if (owed === 0) throw badRequest(`There is no previous balance pending for ${student.name}`);
-  const split = allocateCarriedPayment(rows, amount);
+  // keyed by position: the opening arrears and a session's carried balance may name the same session
+  const split = allocateCarriedPayment(rows.map((r, i) => ({ sessionId: String(i), remaining: r.remaining })), amount);
   if (!split) {
     throw badRequest(
       `The previous balance payment (${formatINR(amount)}) is more than the balance pending (${formatINR(owed as Paise)})`,
     );
   }
-  const yearOf = new Map(rows.map((r) => [r.sessionId, r.academicYear]));
-  return split.map((s) => ({ head: 'previous_balance', period: null, amount: s.amount, paidOn, sessionId: s.sessionId, academicYear: yearOf.get(s.sessionId) }));
+  return split.map((s) => {
+    const row = rows[Number(s.sessionId)]!;
+    return row.kind === 'opening'
+      ? { head: 'opening_balance' as const, period: null, amount: s.amount, paidOn, sessionId: row.sessionId }
+      : { head: 'previous_balance' as const, period: null, amount: s.amount, paidOn, sessionId: row.sessionId, academicYear: row.academicYear };
+  });
 }
 
 export const monthWhat = (head: 'tuition' | 'bus', key: string) => `the ${head === 'tuition' ? 'tuition' : 'bus'} fee of ${monthLabel(key)}`;
@@ -139,7 +144,7 @@ export const monthWhat = (head: 'tuition' | 'bus', key: string) => `the ${head =
 /** The student's lines of the session after a save: what was there plus the new receipt's own lines. */
 export function linesAfter(ctx: StudentSession, written: ReceiptWithLines): DetailedLine[] {
   const added = written.lines
-    .filter((l) => l.sessionId === ctx.session.id && l.head !== 'previous_balance')
+    .filter((l) => l.sessionId === ctx.session.id && !isBalanceHead(l.head))
     .map((l) => ({
       id: l.id,
       head: l.head,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CarriedBalancePosition, HeadPosition, SessionAccount } from '../../domain/fees';
-import { FEE_HEADS, FEE_PAYMENT_TYPES, HEAD_LABELS, headToFeeType, monthLabel, PAYMENT_MODES, RECEIPT_PREFIXES, YEARLY_HEADS } from '../../domain/ledger';
+import { FEE_HEADS, FEE_PAYMENT_TYPES, HEAD_LABELS, headToFeeType, monthLabel, PAYMENT_MODES, RECEIPT_PREFIXES, RECEIPT_SOURCES, YEARLY_HEADS } from '../../domain/ledger';
 import { amountInWords, paise, toRupeeString, type Paise } from '../../domain/money';
 import type { CarriedRow, CarriedSummary, ReceiptWithLines, SessionRow } from './queries';
 
@@ -26,7 +26,7 @@ export const receiptDto = z.object({
   receiptNumber: z.string().describe('MON/2025-26/000042'),
   prefix: z.enum(RECEIPT_PREFIXES),
   academicYear: z.string().describe('2025-2026: the session the number belongs to'),
-  source: z.enum(['monthly', 'yearly', 'fee_payment', 'online']),
+  source: z.enum(RECEIPT_SOURCES),
   studentId: z.string(),
   studentName: z.string(),
   className: z.string().describe('the class, section and roll as on the day of payment'),
@@ -111,7 +111,7 @@ export const previousBalanceDto = z.object({
   recordedYearlyOutstanding: money,
   paid: money.describe('collected against it so far (live previous_balance lines)'),
   throughMonth: z.string().describe('the last month counted, YYYY-MM'),
-  reason: z.enum(['promotion', 'rollover', 'discharge', 'graduation']),
+  reason: z.enum(['promotion', 'rollover', 'discharge', 'graduation', 'opening']).describe('opening: arrears from the old register (decision 0027)'),
   recordedAt: z.string(),
 });
 export type PreviousBalanceDto = z.infer<typeof previousBalanceDto>;
@@ -153,7 +153,7 @@ export const carriedSummaryDto = z.object({
       yearlyOutstanding: money,
       recordedBalance: money,
       paid: money,
-      reason: z.enum(['promotion', 'rollover', 'discharge', 'graduation']),
+      reason: z.enum(['promotion', 'rollover', 'discharge', 'graduation', 'opening']).describe('opening: arrears from the old register (decision 0027)'),
     }),
   ),
 });

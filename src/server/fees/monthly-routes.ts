@@ -74,7 +74,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
       const entries = monthlyEntries(studentId, ctx.session, ctx.lines);
       if (withContinuity !== 'true') return entries;
       const carried = await carriedBalances(db, { schoolId, studentId });
-      const earlier = summariseCarried(carried, (r) => r.sessionId !== ctx.session.id && r.remaining > 0);
+      const earlier = summariseCarried(carried, (r) => (r.kind === 'opening' || r.sessionId !== ctx.session.id) && r.remaining > 0);
       return { entries, previousBalance: toCarriedSummaryDto(earlier) };
     },
   );

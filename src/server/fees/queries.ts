@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
@@ -16,6 +16,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { openingArrears } from '../opening/arrears';
 
 export type StudentRow = typeof students.$inferSelect;
 import type { SessionRow } from '../sessions/queries';
@@ -151,7 +152,7 @@ export async function studentSessionLines(db: Db, { schoolId, studentId, session
         eq(receiptLines.schoolId, schoolId),
         eq(receiptLines.studentId, studentId),
         eq(receiptLines.sessionId, sessionId),
-        ne(receiptLines.head, 'previous_balance'),
+        notInArray(receiptLines.head, ['previous_balance', 'opening_balance']),
         eq(receipts.status, 'live'),
       ),
     )
@@ -169,7 +170,7 @@ export async function sessionLineTotals(db: Db, { schoolId, sessionId }: { schoo
     select l.student_id, l.head, l.period, sum(l.amount_paise)::text as amount, max(l.paid_on)::text as paid_on
     from ${receiptLines} l
     join ${receipts} r on r.id = l.receipt_id and r.status = 'live'
-    where l.school_id = ${schoolId} and l.session_id = ${sessionId} and l.head <> 'previous_balance'
+    where l.school_id = ${schoolId} and l.session_id = ${sessionId} and l.head not in ('previous_balance', 'opening_balance')
     group by l.student_id, l.head, l.period`);
   const map = new Map<string, AccountLine[]>();
   for (const row of result.rows as Array<{ student_id: string; head: FeeHead; period: string | null; amount: string; paid_on: string }>) {
@@ -231,17 +232,54 @@ async function carriedPayments(db: Db, { schoolId, studentId }: { schoolId: stri
 
 export interface CarriedRow extends CarriedBalancePosition {
   id: string;
+  /** `carried`: left in an earlier session; `opening`: arrears from the old register (decision 0027) */
+  kind: 'carried' | 'opening';
   studentId: string;
   className: string;
   throughMonth: string;
-  reason: PreviousBalanceRow['reason'];
+  reason: PreviousBalanceRow['reason'] | 'opening';
   recordedAt: Date;
   adjustedAt: Date | null;
   sessionStartDate: string;
 }
 
-/** Every balance carried for the school (or one student), with what is left of it, oldest first. */
+/** The opening arrears sort before every session: they are older than anything in the books. */
+export const OPENING_SORT_DATE = '0001-01-01';
+export const OPENING_ACADEMIC_YEAR = 'Opening arrears';
+
+/**
+ * Every balance carried for the school (or one student), with what is left of it, oldest first:
+ * the opening arrears from the old register (decision 0027), then each earlier session's.
+ */
 export async function carriedBalances(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<CarriedRow[]> {
+  const [carried, opening] = await readTogether(
+    db,
+    () => sessionCarriedBalances(db, { schoolId, studentId }),
+    () => openingArrears(db, { schoolId, studentId }),
+  );
+  if (opening.length === 0) return carried;
+  const openingRows = opening.map((o): CarriedRow => {
+    const [pos] = carriedBalancePositions(
+      [{ sessionId: o.sessionId, academicYear: OPENING_ACADEMIC_YEAR, monthly: o.monthly, yearly: o.yearly }],
+      new Map([[o.sessionId, o.paid]]),
+    );
+    return {
+      ...pos!,
+      id: `opening:${o.studentId}`,
+      kind: 'opening',
+      studentId: o.studentId,
+      className: '',
+      throughMonth: '',
+      reason: 'opening',
+      recordedAt: o.recordedAt,
+      adjustedAt: null,
+      sessionStartDate: OPENING_SORT_DATE,
+    };
+  });
+  return [...openingRows, ...carried].sort((a, b) => (a.studentId < b.studentId ? -1 : a.studentId > b.studentId ? 1 : a.sessionStartDate.localeCompare(b.sessionStartDate)));
+}
+
+async function sessionCarriedBalances(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<CarriedRow[]> {
   const [rows, paid] = await readTogether(
     db,
     () =>
@@ -263,6 +301,7 @@ export async function carriedBalances(db: Db, { schoolId, studentId }: { schoolI
     out.push({
       ...pos!,
       id: b.id,
+      kind: 'carried',
       studentId: b.studentId,
       className: b.className,
       throughMonth: b.throughMonth,

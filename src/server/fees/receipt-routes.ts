@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cancelReceiptSchema } from '../../domain/ledger';
+import { cancelReceiptSchema, isBalanceHead } from '../../domain/ledger';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { receipts } from '../db/schema';
@@ -128,7 +128,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
           );
         }
         const student = await findStudentOr404(tx, { schoolId, studentId: fresh.receipt.studentId });
-        const sessionIds = [...new Set(fresh.lines.filter((l) => l.head !== 'previous_balance').map((l) => l.sessionId))];
+        const sessionIds = [...new Set(fresh.lines.filter((l) => !isBalanceHead(l.head)).map((l) => l.sessionId))];
         const closed = await closedSessionsTouched(tx, { schoolId, studentId: student.id, sessionIds });
         const before = await closedAccounts(tx, { schoolId, student, rows: closed });
         await tx

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { formatReceiptNumber, type FeeHead, type PaymentDetails, type ReceiptPrefix } from '../../domain/ledger';
+import { formatReceiptNumber, isBalanceHead, type FeeHead, type PaymentDetails, type ReceiptPrefix, type ReceiptSource } from '../../domain/ledger';
 import { findOverpayment, overpaymentMessage, type SessionAccount } from '../../domain/fees';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
@@ -26,7 +26,7 @@ export interface NewLine {
 export interface NewReceipt {
   schoolId: string;
   prefix: ReceiptPrefix;
-  source: 'monthly' | 'yearly' | 'fee_payment' | 'online';
+  source: ReceiptSource;
   /** the session the receipt is numbered in */
   session: SessionRow;
   student: StudentRow;
@@ -189,7 +189,7 @@ async function numberingSession(tx: Db, input: NewReceipt): Promise<SessionRow> 
  * clerks paying the same month at once take turns and the second is refused here.
  */
 function assertWithinDues(input: NewReceipt): void {
-  const claims = input.lines.filter((l) => l.head !== 'previous_balance');
+  const claims = input.lines.filter((l) => !isBalanceHead(l.head));
   if (claims.length === 0) return;
   if (claims.some((l) => l.sessionId !== input.session.id)) throw new Error('a fee line names another session than its receipt');
   if (!input.dues) throw new Error('a receipt with fee lines needs the account it pays into');

@@ -6,7 +6,7 @@ import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
 import { positionsCte, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
-import { classRank, isLive } from './sql';
+import { classRank, isIncome, isLive, isOpeningEntry } from './sql';
 import { arrearsCollected, reconcileCtes } from './reconcile-sql';
 import { RECONCILE } from './texts';
 import type { SessionRow } from '../fees/queries';
@@ -61,7 +61,7 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
     db.execute(sql`
       select l.head, sum(l.amount_paise)::text as amount
       from receipt_lines l
-      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date and ${isLive(schoolId)}
+      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date and ${isIncome(schoolId)}
       group by l.head`),
     db.execute(sql`
       select category, sum(amount_paise)::text as amount from expenses
@@ -328,10 +328,14 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
         (select coalesce(sum(amount_paise), 0) from expenses where school_id = ${schoolId} and deleted_at is null
            and expense_date between ${session.startDate}::date and ${session.endDate}::date)::text as expenses,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-           where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isLive(schoolId)})::text as income,
+           where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isIncome(schoolId)})::text as income,
         (select coalesce(sum(monthly_outstanding_paise + yearly_outstanding_paise), 0) from student_previous_balances
            where school_id = ${schoolId} and session_id = ${session.id}::uuid)::text as carried_out,
-        (select count(*) from student_previous_balances where school_id = ${schoolId} and session_id = ${session.id}::uuid)::int as carried_students`),
+        (select count(*) from student_previous_balances where school_id = ${schoolId} and session_id = ${session.id}::uuid)::int as carried_students,
+        (select coalesce(sum(amount_paise), 0) from opening_balances
+           where school_id = ${schoolId} and session_id = ${session.id}::uuid and cancelled_at is null)::text as opening_arrears,
+        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
+           where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and ${isOpeningEntry(schoolId)})::text as opening_entries`),
   ]);
   const [o] = rowsOf<Row>(other);
   const income = num(o?.income);
@@ -349,6 +353,8 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
       { label: 'Outstanding (whole session)', value: money(sumOf(rows, 'outstanding')), kind: 'money', tone: 'bad' },
       ...moneyLines(m),
       { label: 'Balances carried forward', value: `${money(o?.carried_out)} (${num(o?.carried_students)} students)`, kind: 'text' },
+      { label: 'Opening arrears entered (old register)', value: money(o?.opening_arrears), kind: 'money' },
+      { label: 'Opening entries (months paid before go-live, in Received, not income)', value: money(o?.opening_entries), kind: 'money' },
       { label: 'Money received in the session dates', value: money(income), kind: 'money' },
       { label: 'Expenses in the session dates', value: money(expenses), kind: 'money' },
       { label: 'Net', value: money(income - expenses), kind: 'money', tone: income - expenses >= 0 ? 'good' : 'bad' },

@@ -5,7 +5,7 @@ import { paise, type Paise } from '../../domain/money';
 import { monthBounds } from '../../domain/reports';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { classRank, isLive } from './sql';
+import { classRank, isIncome } from './sql';
 
 /**
  * The Financial report (operations §2 dialog, §3, §7): money received in a period, by payment
@@ -87,7 +87,7 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
     db.execute(sql`
       select l.head, sum(l.amount_paise)::text as amount
       from receipt_lines l
-      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
+      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
       group by l.head`),
     db.execute(sql`
       select
@@ -104,7 +104,7 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
   for (const [head, amount] of byHead) {
     if (isMonthlyHead(head as FeeHead)) monthly += amount;
     else if (isYearlyHead(head as FeeHead)) yearly += amount;
-    else if (head === 'previous_balance') arrears += amount;
+    else if (head === 'previous_balance' || head === 'opening_balance') arrears += amount;
     else other += amount;
   }
   const [row] = rowsOf<Record<string, unknown>>(counts);
@@ -127,7 +127,7 @@ const monthlyGroups = ({ schoolId, from, to }: Period) => sql`
          coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
          max(l.paid_on) as paid_on
   from receipt_lines l
-  where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
+  where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
   group by l.student_id, l.session_id, l.period`;
 
 /** Everything else received in the period, one group per student and session. */
@@ -141,7 +141,7 @@ const yearlyGroups = ({ schoolId, from, to }: Period) => sql`
          coalesce(sum(l.amount_paise) filter (where l.head not in ('admission', 'exam', 'books', 'uniform', 'misc')), 0) as other,
          max(l.paid_on) as paid_on
   from receipt_lines l
-  where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)}
+  where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
   group by l.student_id, l.session_id`;
 
 /**
@@ -214,7 +214,7 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
                  coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
                  max(l.paid_on) as paid_on
           from receipt_lines l
-          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${until}::date and ${isLive(schoolId)}
+          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${until}::date and ${isIncome(schoolId)}
           group by l.student_id, l.session_id, l.period
         ),
         complete as (
@@ -222,7 +222,7 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
           where not exists (
             select 1 from receipt_lines x
             where x.school_id = ${schoolId} and x.session_id = g.session_id and x.student_id = g.student_id and x.period = g.period
-              and x.head in ('tuition', 'bus') and x.paid_on > ${until}::date and x.paid_on <= ${to}::date and ${isLive(schoolId, 'x')})
+              and x.head in ('tuition', 'bus') and x.paid_on > ${until}::date and x.paid_on <= ${to}::date and ${isIncome(schoolId, 'x')})
         )
         select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
                coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on

@@ -6,7 +6,7 @@ import { sessionMonths } from '../../domain/sessions';
 import { formatLongDateIndia } from './dates';
 import { rowsOf } from '../lib/sql-rows';
 import { money, num, reportSession, type ReportContext } from './report-context';
-import { isLive } from './sql';
+import { isIncome } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
       income as (
         select to_char(l.paid_on, 'YYYY-MM') as key, sum(l.amount_paise) as amount
         from receipt_lines l
-        where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isLive(schoolId)}
+        where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isIncome(schoolId)}
         group by 1
       ),
       spent as (
@@ -87,15 +87,19 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
              r.total_paise::text as amount,
              (select string_agg(distinct l.head, ',') from receipt_lines l where l.school_id = r.school_id and l.receipt_id = r.id) as heads
       from receipts r
-      where r.school_id = ${schoolId} and r.status = 'live' and ${day}
+      where r.school_id = ${schoolId} and r.status = 'live' and r.source <> 'opening' and ${day}
       order by r.received_at, r.receipt_number`),
     db.execute(sql`
       select description, category, amount_paise::text as amount from expenses
       where school_id = ${schoolId} and deleted_at is null and expense_date = ${date}::date
       order by created_at`),
     db.execute(sql`
-      select count(*)::int as n, coalesce(sum(total_paise), 0)::text as amount from receipts r
-      where r.school_id = ${schoolId} and r.status = 'cancelled' and ${day}`),
+      select count(*) filter (where r.status = 'cancelled')::int as n,
+             coalesce(sum(total_paise) filter (where r.status = 'cancelled'), 0)::text as amount,
+             count(*) filter (where r.status = 'live' and r.source = 'opening')::int as opening_n,
+             coalesce(sum(total_paise) filter (where r.status = 'live' and r.source = 'opening'), 0)::text as opening_amount
+      from receipts r
+      where r.school_id = ${schoolId} and (r.status = 'cancelled' or r.source = 'opening') and ${day}`),
   ]);
   const receipts = rowsOf<Row>(receiptRows);
   const spent = rowsOf<Row>(expenseRows);
@@ -128,6 +132,7 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
       { label: 'Expenses', value: money(paidOut), kind: 'money', tone: 'bad' },
       { label: 'Net for the day', value: money(received - paidOut), kind: 'money', tone: received - paidOut >= 0 ? 'good' : 'bad' },
       { label: 'Cancelled receipts (not counted)', value: `${num(c?.n)} (${money(c?.amount)})`, kind: 'text' },
+      { label: 'Opening entries (paid before go-live, not income)', value: `${num(c?.opening_n)} (${money(c?.opening_amount)})`, kind: 'text' },
     ],
     tables: [
       {

@@ -23,7 +23,7 @@ export function reconcileCtes(schoolId: string): SQL {
       from receipt_lines l
       join pos p on p.id = l.student_id and p.session_id = l.session_id
       where l.school_id = ${schoolId} and l.session_id = any(array(select distinct session_id from pos where session_id is not null))
-        and l.head <> 'previous_balance' and ${isLive(schoolId)}
+        and l.head not in ('previous_balance', 'opening_balance') and ${isLive(schoolId)}
       group by l.student_id, l.head, l.period
     ),
     rx as (
@@ -63,7 +63,7 @@ export function reconcileCtes(schoolId: string): SQL {
     )`;
 }
 
-/** Live previous-balance (arrears) payments with a payment date in [from, to]. */
+/** Live payments of arrears (carried balances and opening arrears) with a payment date in [from, to]. */
 export const arrearsCollected = (schoolId: string, from: string, to: string): SQL => sql`
   (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-   where l.school_id = ${schoolId} and l.head = 'previous_balance' and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)})`;
+   where l.school_id = ${schoolId} and l.head in ('previous_balance', 'opening_balance') and l.paid_on between ${from}::date and ${to}::date and ${isLive(schoolId)})`;

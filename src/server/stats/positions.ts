@@ -114,10 +114,10 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
       join placed p on p.id = l.student_id and p.session_id = l.session_id
       -- the sessions named as constants, so the (school, session, student) index reads only them
       where l.school_id = ${schoolId} and l.session_id = any(array(select distinct session_id from placed where session_id is not null))
-        and l.head <> 'previous_balance' and ${isLive(schoolId)}
+        and l.head not in ('previous_balance', 'opening_balance') and ${isLive(schoolId)}
       group by l.student_id
     ),
-    carried as (
+    carried_parts as (
       select pb.student_id,
              sum(greatest(pb.monthly_outstanding_paise + pb.yearly_outstanding_paise - coalesce(pp.paid, 0), 0)) as remaining
       from student_previous_balances pb
@@ -129,6 +129,20 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
       ) pp on pp.student_id = pb.student_id and pp.session_id = pb.session_id
       where pb.school_id = ${schoolId}
       group by pb.student_id
+      union all
+      -- opening arrears from the old register (decision 0027), less what opening_balance lines paid
+      select ob.student_id, greatest(ob.amount - coalesce(op.paid, 0), 0) as remaining
+      from (select student_id, sum(amount_paise) as amount from opening_balances
+            where school_id = ${schoolId} and cancelled_at is null group by student_id) ob
+      left join (
+        select l.student_id, sum(l.amount_paise) as paid
+        from receipt_lines l
+        where l.school_id = ${schoolId} and l.head = 'opening_balance' and ${isLive(schoolId)}
+        group by l.student_id
+      ) op on op.student_id = ob.student_id
+    ),
+    carried as (
+      select student_id, sum(remaining) as remaining from carried_parts group by student_id
     ),
     base as (
       select p.*,

@@ -6,7 +6,7 @@ import { monthBounds, previousMonthKey } from '../../domain/reports';
 import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { isLive } from '../reports/sql';
+import { isIncome, isLive } from '../reports/sql';
 import { positionsCte } from './positions';
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
@@ -72,13 +72,13 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
       from pos`),
     db.execute(sql`
       select
-        (select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live')::text as total_revenue,
+        (select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live' and source <> 'opening')::text as total_revenue,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
           where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid and ${isLive(schoolId)})::text as bus_revenue,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
           where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${currentMonth} and ${isLive(schoolId)})::text as month_collected,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-          where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date and ${isLive(schoolId)})::text as month_income`),
+          where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date and ${isIncome(schoolId)})::text as month_income`),
     paidForMonth(db, { schoolId, monthKey: lastMonth }),
     db.execute(sql`
       select category, sum(amount_paise)::text as total from expenses

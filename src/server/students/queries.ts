@@ -468,6 +468,7 @@ export async function studentHasMoney(db: Db, { schoolId, studentId }: { schoolI
       exists (select 1 from ${receipts} r where r.school_id = ${schoolId} and r.student_id = ${studentId})
       or exists (select 1 from ${previousBalances} b where b.school_id = ${schoolId} and b.student_id = ${studentId}
                  and (b.monthly_outstanding_paise > 0 or b.yearly_outstanding_paise > 0))
+      or exists (select 1 from opening_balances o where o.school_id = ${schoolId} and o.student_id = ${studentId})
     ) as has_money`);
   return Boolean(rowsOf<{ has_money: boolean }>(result)[0]?.has_money);
 }

@@ -26,6 +26,18 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   reports: lazy(() => import('@/web/features/reports/reports-tab').then((m) => ({ default: m.ReportsTab }))),
   'monthly-fees': lazy(() => import('@/web/features/fees/monthly-fees-tab').then((m) => ({ default: m.MonthlyFeesTab }))),
   'yearly-fees': lazy(() => import('@/web/features/fees/yearly-fees-tab').then((m) => ({ default: m.YearlyFeesTab }))),
-  'student-fee-status': lazy(() => import('@/web/features/fees/fee-status-tab').then((m) => ({ default: m.FeeStatusTab }))),
+  // opening balances (decision 0027) sit under the fee status: where a school looks for a student's dues
+  'student-fee-status': lazy(() =>
+    Promise.all([import('@/web/features/fees/fee-status-tab'), import('@/web/features/opening/opening-panel')]).then(([status, opening]) => ({
+      default: function FeeStatusPanel() {
+        return (
+          <div className="grid gap-8">
+            <status.FeeStatusTab />
+            <opening.OpeningPanel />
+          </div>
+        );
+      },
+    })),
+  ),
   passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
 };

@@ -1,13 +1,44 @@
+import { useSyncExternalStore } from 'react';
 import { Toaster as Sonner, toast as sonner } from 'sonner';
 import { useTheme } from './theme';
 
 /**
+ * The app header is 64 px high (h-16, sticky) and holds the page's h1. Top-center covered the title,
+ * bottom-right the fee screens' Save button (seen in a CI journey). On a wide screen toasts sit at the
+ * right just below the header, beside the left-aligned titles; on a phone a full-width toast there
+ * would cover the section title under the header, so it sits at the bottom, below the fee screens'
+ * Save button (e2e/opening.test.ts checks both at 1280 and 375 px).
+ */
+const BELOW_HEADER = 76;
+/** sonner's own mobile breakpoint: below it toasts take the full width */
+const PHONE = '(max-width: 600px)';
+
+const subscribe = (onChange: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const usePhone = () => useSyncExternalStore(subscribe, () => window.matchMedia(PHONE).matches, () => false);
+
+/**
  * One toast at a time (platform §9), 5 s by default; a new toast replaces the one before, so no stale
- * error lingers. (At the bottom right it covered the fee screens' Save button: it stays at the top.)
+ * error lingers.
  */
 export function Toaster() {
   const { theme } = useTheme();
-  return <Sonner theme={theme} position="top-center" visibleToasts={1} richColors closeButton duration={5000} />;
+  const phone = usePhone();
+  return (
+    <Sonner
+      theme={theme}
+      position={phone ? 'bottom-center' : 'top-right'}
+      offset={{ top: BELOW_HEADER, right: 16 }}
+      mobileOffset={{ bottom: 8, left: 8, right: 8 }}
+      visibleToasts={1}
+      richColors
+      closeButton
+      duration={5000}
+    />
+  );
 }
 
 const replacing =

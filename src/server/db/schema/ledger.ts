@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { FEE_HEADS, PAYMENT_MODES, RECEIPT_PREFIXES } from '../../../domain/ledger';
+import { FEE_HEADS, PAYMENT_MODES, RECEIPT_PREFIXES, RECEIPT_SOURCES } from '../../../domain/ledger';
 import { schools, users } from './platform';
 import { academicSessions, students } from './students';
 
@@ -33,8 +33,8 @@ export const receipts = pgTable(
     prefix: text('prefix', { enum: RECEIPT_PREFIXES }).notNull(),
     academicYear: text('academic_year').notNull(),
     sequence: integer('sequence').notNull(),
-    /** monthly grid, yearly cards, Record Fee Payment, online gateway */
-    source: text('source', { enum: ['monthly', 'yearly', 'fee_payment', 'online'] }).notNull(),
+    /** monthly grid, yearly cards, Record Fee Payment, online gateway, opening entries (months paid before go-live) */
+    source: text('source', { enum: RECEIPT_SOURCES }).notNull(),
     studentId: uuid('student_id').notNull().references(() => students.id),
     /** the session the receipt is numbered in */
     sessionId: uuid('session_id').notNull().references(() => academicSessions.id),
@@ -68,6 +68,8 @@ export const receipts = pgTable(
     uniqueIndex('receipts_school_client_unique').on(t.schoolId, t.clientId).where(sql`${t.clientId} is not null`),
     index('receipts_school_student_idx').on(t.schoolId, t.studentId, t.receivedAt),
     index('receipts_school_received_idx').on(t.schoolId, t.receivedAt),
+    // the few opening receipts, so "income of the day" can leave them out without reading every receipt
+    index('receipts_school_opening_idx').on(t.schoolId, t.id).where(sql`${t.source} = 'opening'`),
     check('receipts_total_positive', sql`${t.totalPaise} > 0`),
     check(
       'receipts_cancel_complete',
