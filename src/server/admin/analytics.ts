@@ -156,7 +156,7 @@ export function computeAnalytics(input: { now: Date; schools: SchoolFacts[]; pay
     const start = monthStart(month);
     const end = monthStart(months[i + 1] ?? nextMonthKey(month));
     const payingAtStart = new Set(
-      payments.filter((p) => p.periodStart && p.periodEnd && p.periodStart <= start && p.periodEnd > start).map((p) => p.schoolId),
+      payments.filter((p) => p.periodStart && p.periodEnd && p.periodStart <= start && p.periodEnd >= start).map((p) => p.schoolId),
     );
     const churned = schools.filter(
       (s) => s.hasPaid && s.paidUntil && s.paidUntil >= start && s.paidUntil < end && s.paidUntil <= now && payingAtStart.has(s.id),

@@ -101,7 +101,7 @@ export async function totpRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['admin'],
         summary: 'Turn two-step sign-in off: needs a current code and a reason, which the audit log keeps',
         security: [{ bearer: [] }],
-        body: z.object({ code: codeField, reason: z.string().trim().min(3, 'Please give a reason').max(500, 'The reason is too long') }),
+        body: z.object({ code: codeField, reason: z.string({ error: 'Please give a reason' }).trim().min(3, 'Please give a reason').max(500, 'The reason is too long') }),
         response: { 200: statusDto, 400: errorDto },
       },
     },
