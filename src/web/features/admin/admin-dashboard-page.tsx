@@ -38,7 +38,7 @@ export function AdminDashboardPage() {
   return (
     <PortalShell>
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
-        <TabsList className="w-full justify-start sm:w-auto">
+        <TabsList className="h-auto w-full flex-wrap justify-start sm:w-auto">
           {TABS.map((t) => (
             <TabsTrigger key={t} value={t}>
               {TAB_LABELS[t]}

@@ -40,7 +40,7 @@ export function AnalyticsTab() {
   if (analytics.isError) return <p role="alert" className="py-16 text-center text-sm text-destructive">{T.failed}</p>;
   const a = analytics.data;
   const revenue = a.revenueByMonth.map((m) => ({ label: monthLabel(m.month), revenue: paiseOf(m.revenue) ?? 0, payments: m.payments }));
-  const weeks = a.signupsByWeek.map((w) => ({ label: dayLabel(w.weekStart), signups: w.signups, converted: w.converted, conversion: w.conversionPercent }));
+  const weeks = a.signupsByWeek.map((w) => ({ label: dayLabel(w.weekStart), signups: w.signups, converted: w.converted, conversion: w.signups > 0 ? w.conversionPercent : null }));
   const churn = a.churnByMonth.map((m) => ({ label: monthLabel(m.month), churn: m.churnPercent, churned: m.churned, payingAtStart: m.payingAtStart }));
   const mix = a.planMix.filter((p) => p.schools > 0);
 
@@ -89,7 +89,7 @@ export function AnalyticsTab() {
                 <Legend wrapperStyle={{ fontSize: 12 }} />
                 <Bar yAxisId="n" dataKey="signups" name={T.signups} fill="var(--primary)" radius={[4, 4, 0, 0]} maxBarSize={22} />
                 <Bar yAxisId="n" dataKey="converted" name={T.converted} fill="var(--success)" radius={[4, 4, 0, 0]} maxBarSize={22} />
-                <Line yAxisId="pct" dataKey="conversion" name={T.conversionPercent} stroke="var(--warning)" strokeWidth={2} dot={false} />
+                <Line yAxisId="pct" dataKey="conversion" name={T.conversionPercent} stroke="var(--warning)" strokeWidth={2} dot={{ r: 3 }} connectNulls />
               </ComposedChart>
             </ResponsiveContainer>
           </CardContent>
@@ -143,7 +143,7 @@ export function AnalyticsTab() {
           <Table>
             <TableHeader>
               <TableRow>
-                <TableHead>{T.mixTitle}</TableHead>
+                <TableHead>{T.plan}</TableHead>
                 <TableHead className="text-right">{T.schools}</TableHead>
                 <TableHead className="text-right">{T.mrr}</TableHead>
               </TableRow>

@@ -72,7 +72,7 @@ function SchoolView({ detail, onManage }: { detail: SchoolDetail; onManage: () =
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 className="text-2xl font-bold tracking-tight">{school.name}</h2>
-          <p className="break-all text-sm text-muted-foreground">
+          <p className="[overflow-wrap:anywhere] text-sm text-muted-foreground">
             {school.email} · {school.phone || '—'}
           </p>
         </div>
@@ -128,7 +128,7 @@ function SchoolView({ detail, onManage }: { detail: SchoolDetail; onManage: () =
               <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span className="min-w-0">
                   <span className="block font-medium">{u.username}</span>
-                  <span className="block break-all text-xs text-muted-foreground">{u.email}</span>
+                  <span className="block [overflow-wrap:anywhere] text-xs text-muted-foreground">{u.email}</span>
                 </span>
                 <span className="text-xs text-muted-foreground">
                   {u.emailConfirmed ? null : <Badge variant="warning" className="mr-2">{T.unconfirmed}</Badge>}
@@ -204,7 +204,7 @@ function BillingCards({ schoolId }: { schoolId: string }) {
                     </TableCell>
                     <TableCell className="max-sm:hidden">
                       {p.mode}
-                      {p.reference ? <div className="break-all text-xs text-muted-foreground">{p.reference}</div> : null}
+                      {p.reference ? <div className="[overflow-wrap:anywhere] text-xs text-muted-foreground">{p.reference}</div> : null}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{rupees(p.amount)}</TableCell>
                   </TableRow>

@@ -20,9 +20,10 @@ export function auditDetails(after: unknown): string {
   const parts = Object.entries(record)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
     .sort(([a], [b]) => (a === 'reason' ? -1 : b === 'reason' ? 1 : 0))
+    .slice(0, 3)
     .map(([k, v]) => `${k}: ${String(v)}`);
   const text = parts.join(' · ');
-  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 /** The audit log with filters by school, acting user, action and India dates. */
@@ -114,7 +115,7 @@ export function AuditCard() {
                   <TableRow key={a.id}>
                     <TableCell>
                       <div className="font-mono text-xs font-medium">{a.action}</div>
-                      <div className="break-all text-xs text-muted-foreground">
+                      <div className="[overflow-wrap:anywhere] text-xs text-muted-foreground">
                         {a.entity}
                         {a.entityId ? ` ${a.entityId}` : ''}
                       </div>
@@ -125,7 +126,7 @@ export function AuditCard() {
                       <div className="text-xs text-muted-foreground sm:hidden">{formatIndiaDateTime(a.at)}</div>
                     </TableCell>
                     <TableCell className="max-md:hidden">{a.schoolName ?? T.platform}</TableCell>
-                    <TableCell className="break-all max-md:hidden">
+                    <TableCell className="[overflow-wrap:anywhere] max-md:hidden">
                       {a.userEmail ?? '—'}
                       {a.ip ? <div className="font-mono text-xs text-muted-foreground">{a.ip}</div> : null}
                     </TableCell>

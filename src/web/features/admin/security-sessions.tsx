@@ -46,7 +46,7 @@ export function SessionsCard() {
               {sessions.data.map((s) => (
                 <TableRow key={s.id} data-session={s.id}>
                   <TableCell>
-                    <div className="break-all font-medium">{s.email}</div>
+                    <div className="[overflow-wrap:anywhere] font-medium">{s.email}</div>
                     <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
                       <span>{s.schoolName ?? T.platform}</span>
                       {s.current ? <Badge variant="success">{T.thisSession}</Badge> : null}
@@ -125,7 +125,7 @@ export function LocksCard() {
               {locks.data.map((l) => (
                 <TableRow key={l.key}>
                   <TableCell>
-                    <div className="break-all font-medium">{lockSubject(l)}</div>
+                    <div className="[overflow-wrap:anywhere] font-medium">{lockSubject(l)}</div>
                     <div className="text-xs text-muted-foreground">{T.lockKinds[l.kind] ?? l.kind}</div>
                     <div className="text-xs text-muted-foreground sm:hidden">
                       {T.failures}: {l.failures} · {T.until} {formatIndiaDateTime(l.lockedUntil)}

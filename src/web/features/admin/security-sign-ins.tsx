@@ -91,7 +91,7 @@ export function SignInsCard() {
                 {list.data.items.map((s) => (
                   <TableRow key={s.id}>
                     <TableCell>
-                      <div className="break-all font-medium">{s.email}</div>
+                      <div className="[overflow-wrap:anywhere] font-medium">{s.email}</div>
                       {s.schoolName ? <div className="text-xs text-muted-foreground">{s.schoolName}</div> : null}
                       <div className="mt-1 text-xs text-muted-foreground md:hidden">
                         {s.ip ?? '—'} · {describeBrowser(s.userAgent)}

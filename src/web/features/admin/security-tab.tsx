@@ -8,10 +8,8 @@ export function SecurityTab() {
   return (
     <div className="grid gap-5">
       <TwoStepCard />
-      <div className="grid gap-5 xl:grid-cols-2">
-        <SessionsCard />
-        <LocksCard />
-      </div>
+      <SessionsCard />
+      <LocksCard />
       <SignInsCard />
       <AuditCard />
     </div>

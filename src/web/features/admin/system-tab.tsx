@@ -68,7 +68,7 @@ export function SystemTab() {
       </div>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         <Check title={T.database} icon={<DatabaseIcon />} status={c.database.status}>
-          <Item label={T.database}>{T.kind[c.database.kind]}</Item>
+          <Item label={T.engine}>{T.kind[c.database.kind]}</Item>
           <Item label={T.latency}>{c.database.latencyMs === null ? c.database.error ?? '—' : `${c.database.latencyMs} ms`}</Item>
           <Item label={T.migration}>
             {c.database.migration ?? '—'}
@@ -76,7 +76,7 @@ export function SystemTab() {
           </Item>
         </Check>
         <Check title={T.mail} icon={<MailIcon />} status={c.mail.status}>
-          <Item label={T.mail}>{T.transport[c.mail.transport]}</Item>
+          <Item label={T.sendsThrough}>{T.transport[c.mail.transport]}</Item>
           <Item label={T.waiting}>{c.mail.queued}</Item>
           <Item label={T.failedMails}>{c.mail.failed}</Item>
           <Item label={T.oldest}>{when(c.mail.oldestQueuedAt)}</Item>
@@ -92,7 +92,7 @@ export function SystemTab() {
           </Item>
         </Check>
         <Check title={T.payments} icon={<CreditCardIcon />} status={c.payments.status}>
-          <Item label={T.payments}>{T.provider[c.payments.provider]}</Item>
+          <Item label={T.providerLabel}>{T.provider[c.payments.provider]}</Item>
           <Item label={T.modeLabel}>{T.mode[c.payments.mode]}</Item>
           <Item label={T.webhookSecret}>{c.payments.webhookSecretSet ? T.set : T.notSet}</Item>
           <Item label={T.lastWebhook}>
