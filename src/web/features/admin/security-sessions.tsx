@@ -84,6 +84,7 @@ export function SessionsCard() {
           await securityApi.revokeSession(revoking!.id, reason);
           toast.success({ title: T.revoked });
           await queryClient.invalidateQueries({ queryKey: ['/api/admin/security/sessions'] });
+          await queryClient.invalidateQueries({ queryKey: ['/api/admin/audit-log'] });
           if (revoking!.current) window.location.replace('/admin-login');
         }}
       />
@@ -156,6 +157,7 @@ export function LocksCard() {
           toast.success({ title: T.unlocked });
           await queryClient.invalidateQueries({ queryKey: ['/api/admin/security/locks'] });
           await queryClient.invalidateQueries({ queryKey: ['/api/admin/system-health'] });
+          await queryClient.invalidateQueries({ queryKey: ['/api/admin/audit-log'] });
         }}
       />
     </Card>
