@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, or, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { userTotp } from '../db/schema';
 import type { FieldCipher } from '../lib/crypto';
@@ -48,10 +48,4 @@ export async function enableTotp(db: Db, userId: string, now: Date): Promise<voi
 export async function removeTotp(db: Db, userId: string): Promise<boolean> {
   const rows = await db.delete(userTotp).where(eq(userTotp.userId, userId)).returning({ userId: userTotp.userId });
   return rows.length > 0;
-}
-
-/** How many master administrators have the second factor on (the Security tab's summary). */
-export async function countEnabledTotp(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(userTotp).where(isNotNull(userTotp.enabledAt));
-  return Number(row?.n ?? 0);
 }
