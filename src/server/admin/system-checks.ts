@@ -33,12 +33,12 @@ function readJournal(): Array<{ when: number; tag: string }> {
   }
 }
 
-function readVersion(): string {
+function packageVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version?: string };
-    return process.env.APP_VERSION ?? pkg.version ?? 'unknown';
+    return pkg.version ?? 'unknown';
   } catch {
-    return process.env.APP_VERSION ?? 'unknown';
+    return 'unknown';
   }
 }
 
@@ -87,7 +87,11 @@ export function mailStatus(health: MailOutboxHealth, now: Date): CheckStatus {
 
 export async function mailCheck(app: FastifyInstance) {
   const now = app.deps.clock.now();
-  const health = await mailOutboxHealth(app.deps.db);
+  // a database that does not answer leaves the outbox unknown: down, not a 500
+  const health = await mailOutboxHealth(app.deps.db).catch(() => null);
+  if (!health) {
+    return { status: 'down' as CheckStatus, transport: app.deps.config.smtpUrl ? ('smtp' as const) : ('development-outbox' as const), queued: 0, failed: 0, oldestQueuedAt: null, lastFailure: null };
+  }
   return {
     status: mailStatus(health, now),
     transport: app.deps.config.smtpUrl ? ('smtp' as const) : ('development-outbox' as const),
@@ -101,12 +105,16 @@ export async function mailCheck(app: FastifyInstance) {
 export async function paymentsCheck(app: FastifyInstance) {
   const { db, payments, clock } = app.deps;
   const now = clock.now();
-  const [last] = await db.select().from(paymentWebhookEvents).orderBy(desc(paymentWebhookEvents.receivedAt)).limit(1);
   const dayAgo = new Date(now.getTime() - 86_400_000);
-  const [bad] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(paymentWebhookEvents)
-    .where(and(gt(paymentWebhookEvents.receivedAt, dayAgo), eq(paymentWebhookEvents.outcome, 'invalid_signature')));
+  const read = async () => {
+    const [last] = await db.select().from(paymentWebhookEvents).orderBy(desc(paymentWebhookEvents.receivedAt)).limit(1);
+    const [bad] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(paymentWebhookEvents)
+      .where(and(gt(paymentWebhookEvents.receivedAt, dayAgo), eq(paymentWebhookEvents.outcome, 'invalid_signature')));
+    return { last, bad };
+  };
+  const { last, bad } = await read().catch(() => ({ last: undefined, bad: undefined }));
   const mode = payments.name === 'sandbox' ? ('sandbox' as const) : payments.keyId.startsWith('rzp_live_') ? ('live' as const) : ('test' as const);
   const invalid = Number(bad?.n ?? 0);
   // a sandbox in production takes no money: worth a warning even when chosen on purpose
@@ -155,7 +163,7 @@ export function processCheck(app: FastifyInstance) {
   const errors = app.serverErrors.lastHour(app.deps.clock.now());
   return {
     status: (errors > 0 ? 'warning' : 'ok') as CheckStatus,
-    version: readVersion(),
+    version: app.deps.config.appVersion ?? packageVersion(),
     nodeVersion: process.version,
     environment: app.deps.config.nodeEnv,
     uptimeSeconds: Math.floor(process.uptime()),
