@@ -32,7 +32,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function Usage({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="rounded-lg border p-3">
-      <p className="text-xl font-bold tabular-nums">{value}</p>
+      <p className="text-lg font-bold tabular-nums [overflow-wrap:anywhere] sm:text-xl">{value}</p>
       <p className="text-xs text-muted-foreground">{label}</p>
     </div>
   );
@@ -113,7 +113,7 @@ function SchoolView({ detail, onManage }: { detail: SchoolDetail; onManage: () =
             <Usage label={T.students} value={plan?.studentLimit ? `${usage.students} / ${plan.studentLimit}` : usage.students} />
             <Usage label={T.staff} value={usage.staff} />
             <Usage label={T.receiptsThisMonth} value={usage.receiptsThisMonth} />
-            <Usage label={T.collectedThisMonth} value={rupees(usage.collectedThisMonth)} />
+            <Usage label={T.collectedThisMonth} value={rupees(usage.collectedThisMonth, { decimals: false })} />
           </CardContent>
         </Card>
       </div>

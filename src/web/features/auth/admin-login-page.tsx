@@ -107,7 +107,6 @@ export function AdminLoginPage() {
                     maxLength={6}
                     pattern="[0-9]*"
                     autoFocus
-                    placeholder="123456"
                     aria-invalid={codeError ? true : undefined}
                     value={code}
                     onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
