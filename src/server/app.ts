@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes';
+import { ServerErrorCounter } from './admin/request-stats';
+import { portalRoutes } from './admin/portal-routes';
 import { registerAuthContext } from './auth/context';
 import { authRoutes } from './auth/routes';
 import { Throttle } from './auth/throttle';
@@ -56,6 +58,8 @@ declare module 'fastify' {
     deps: AppDeps;
     /** sends the mail outbox in the background; started when the app is ready, stopped on close */
     mailWorker: MailWorker;
+    /** 5xx answers of the last hour, for the System tab (decision 0035) */
+    serverErrors: ServerErrorCounter;
   }
 }
 
@@ -119,6 +123,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   registerErrorHandler(app);
 
+  const serverErrors = new ServerErrorCounter();
+  app.decorate('serverErrors', serverErrors);
+  app.addHook('onResponse', async (_request, reply) => {
+    if (reply.statusCode >= 500) serverErrors.record(options.clock.now());
+  });
+
   const { start: startMailWorker = true, ...workerOptions } = options.mailWorker ?? {};
   const mailWorker = new MailWorker({
     db: options.db,
@@ -176,6 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(planRoutes);
   await app.register(schoolRoutes);
   await app.register(adminRoutes);
+  await app.register(portalRoutes);
   await app.register(paymentRoutes);
   await app.register(sessionRoutes);
   await app.register(sessionStartRoutes);

@@ -29,6 +29,7 @@ const envSchema = z
     PAYMENTS_PROVIDER: z
       .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
       .optional(),
+    APP_VERSION: z.string().max(100, 'APP_VERSION is too long').optional(),
     SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
     TRUST_PROXY: z
       .string()
@@ -114,6 +115,8 @@ export interface Config {
   revealResetTokens: boolean;
   /** build (when stale) and serve the web app; false runs the API alone */
   serveWeb: boolean;
+  /** what the portal's System tab names as the running version; package.json's when unset */
+  appVersion: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
     serveWeb: e.SERVE_WEB === 'true',
+    appVersion: e.APP_VERSION,
   };
 }
 

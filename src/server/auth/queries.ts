@@ -113,7 +113,16 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
 
 export async function recordLoginEvent(
   db: Db,
-  values: { email: string; success: boolean; reason?: string; userId?: string | null; schoolId?: string | null; ip?: string; now: Date },
+  values: {
+    email: string;
+    success: boolean;
+    reason?: string;
+    userId?: string | null;
+    schoolId?: string | null;
+    ip?: string;
+    userAgent?: string;
+    now: Date;
+  },
 ): Promise<void> {
   await db.insert(loginEvents).values({
     email: values.email.toLowerCase(),
@@ -122,6 +131,7 @@ export async function recordLoginEvent(
     userId: values.userId ?? null,
     schoolId: values.schoolId ?? null,
     ip: values.ip ?? null,
+    userAgent: values.userAgent?.slice(0, 300) ?? null,
     createdAt: values.now,
   });
 }

@@ -20,6 +20,8 @@ import {
   revokeSession,
   type UserRow,
 } from './queries';
+import { totpRoutes } from './totp-routes';
+import { totpEnabled, useTotpCode } from './totp-store';
 import { KNOWN_IP_DAYS, retryMessage, SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ACCOUNT_IP, SIGN_IN_PER_IP } from './rate-limit';
 
 export const EMAIL_NOT_CONFIRMED =
@@ -27,6 +29,8 @@ export const EMAIL_NOT_CONFIRMED =
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ADMIN_MUST_USE_PORTAL = 'Master administrators must use the dedicated admin portal.';
 export const REMEMBER_EXPIRED = 'Your saved sign-in has expired. Please sign in again.';
+export const TOTP_NEEDED = 'Enter the 6-digit code from your authenticator app.';
+export const TOTP_INVALID = 'That code is not right or was already used. Enter the code your authenticator app shows now.';
 
 const sessionAnswer = z.object({
   success: z.literal(true),
@@ -41,15 +45,21 @@ const sessionAnswer = z.object({
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, clock, tokens, throttle } = app.deps;
+  const { db, clock, tokens, throttle, cipher } = app.deps;
 
   /**
    * Checks the password. The attempt is counted first, under a row lock (decision 0016), so a burst
    * of parallel guesses meets the limit before any hash is checked; a right password gives the
    * attempt back. An unknown address goes through the same steps as a wrong password.
    */
-  async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<UserRow> {
+  async function checkCredentials(
+    request: FastifyRequest,
+    email: string,
+    password: string,
+    secondFactor?: (user: UserRow) => Promise<'ok' | 'needed' | 'wrong'>,
+  ): Promise<UserRow> {
     const ip = request.ip;
+    const userAgent = request.headers['user-agent'];
     const knownSince = new Date(clock.now().getTime() - KNOWN_IP_DAYS * 86_400_000);
     const verdict = await throttle.admit([
       { rule: SIGN_IN_PER_IP, key: ip },
@@ -57,16 +67,24 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       { rule: SIGN_IN_PER_ACCOUNT, key: email, exempt: (tx) => hasSignedInFrom(tx, email, ip, knownSince) },
     ]);
     if (!verdict.admitted) {
-      await recordLoginEvent(db, { email, success: false, reason: 'throttled', ip, now: clock.now() });
+      await recordLoginEvent(db, { email, success: false, reason: 'throttled', ip, userAgent, now: clock.now() });
       throw new HttpError(429, retryMessage(verdict.retryAfterSeconds), { retryAfterSeconds: verdict.retryAfterSeconds });
     }
     const user = await findUserByEmail(db, email);
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !ok) {
-      await recordLoginEvent(db, { email, success: false, reason: 'bad_credentials', userId: user?.id, schoolId: user?.schoolId, ip, now: clock.now() });
+      await recordLoginEvent(db, { email, success: false, reason: 'bad_credentials', userId: user?.id, schoolId: user?.schoolId, ip, userAgent, now: clock.now() });
       throw unauthorized(INVALID_CREDENTIALS);
     }
+    // the second factor (decision 0035): a wrong code keeps the attempt counted, like a wrong password
+    const second = secondFactor ? await secondFactor(user) : 'ok';
+    if (second === 'wrong') {
+      await recordLoginEvent(db, { email, success: false, reason: 'bad_totp', userId: user.id, schoolId: user.schoolId, ip, userAgent, now: clock.now() });
+      throw unauthorized(TOTP_INVALID, { totpRequired: true });
+    }
     await throttle.release(verdict.ticket);
+    // the password was right and nothing was guessed: the attempt is given back, the code is asked for
+    if (second === 'needed') throw unauthorized(TOTP_NEEDED, { totpRequired: true });
     return user;
   }
 
@@ -84,7 +102,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const session = await createSessionRow(db, { ...base, kind: 'session', rememberId });
     const token = await tokens.sign({ ...payload, sid: session.id, kind: 'session' }, session.expiresAt, now);
     const [updated] = await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)).returning();
-    await recordLoginEvent(db, { email: user.email, success: true, userId: user.id, schoolId: user.schoolId, ip: request.ip, now });
+    await recordLoginEvent(db, { email: user.email, success: true, userId: user.id, schoolId: user.schoolId, ip: request.ip, userAgent: request.headers['user-agent'], now });
     const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
     const dto = school ? toSchoolDto(school, now) : null;
     return {
@@ -124,14 +142,21 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Master administrator sign-in',
-        body: loginSchema,
+        summary:
+          'Master administrator sign-in. With two-step sign-in on, a right password without `code` answers 401 with `totpRequired: true`; send the same body again with the 6-digit `code`',
+        body: loginSchema.extend({ code: z.string().trim().max(20).optional() }),
         response: { 200: sessionAnswer, 401: errorDto, 403: errorDto, 429: errorDto },
       },
     },
     async (request) => {
-      const { email, password, rememberMe } = request.body;
-      const user = await checkCredentials(request, email, password);
+      const { email, password, rememberMe, code } = request.body;
+      const user = await checkCredentials(request, email, password, async (found) => {
+        if (found.role !== 'master_admin') return 'ok';
+        const totp = await totpEnabled(db, found.id);
+        if (!totp) return 'ok';
+        if (!code) return 'needed';
+        return (await useTotpCode(db, cipher, totp, code, clock.now())) ? 'ok' : 'wrong';
+      });
       if (user.role !== 'master_admin') {
         throw forbidden('This portal is for master administrators. School administrators sign in at /login.');
       }
@@ -237,4 +262,5 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   await app.register(accountRoutes);
+  await app.register(totpRoutes);
 }

@@ -6,6 +6,7 @@ import { PLAN_IDS, type BillingCycle, type PlanId, type RenewalQuote } from '../
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { subscriptionPayments } from '../db/schema';
+import { noteWebhook } from './webhook-log';
 import { badRequest, HttpError, notFound } from '../lib/errors';
 import { listPlans } from '../plans/queries';
 import { findSchool, schoolDto, toSchoolDto } from '../schools/queries';
@@ -309,15 +310,20 @@ async function webhookRoute(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { raw, json } = (request.body ?? {}) as { raw?: string; json?: unknown };
       const signature = request.headers['x-razorpay-signature'];
+      const event = json as { event?: string; payload?: { payment?: { entity?: { id?: string; order_id?: string } } } };
+      const eventName = typeof event?.event === 'string' ? event.event : null;
+      const note = (outcome: string) => noteWebhook(db, { provider: payments.name, event: eventName, outcome, now: clock.now() });
       if (!raw || typeof signature !== 'string' || !payments.verifyWebhook(raw, signature)) {
+        await note('invalid_signature');
         throw badRequest('Invalid webhook signature');
       }
-      const event = json as { event?: string; payload?: { payment?: { entity?: { id?: string; order_id?: string } } } };
       const entity = event.payload?.payment?.entity;
       if ((event.event !== 'payment.captured' && event.event !== 'order.paid') || !entity?.id || !entity.order_id) {
+        await note('ignored');
         return { ok: true as const, outcome: 'ignored' };
       }
       const result = await activatePaidOrder(db, null, { orderId: entity.order_id, paymentId: entity.id, now: clock.now() });
+      await note(result.outcome);
       return { ok: true as const, outcome: result.outcome };
     },
   );

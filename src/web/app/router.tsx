@@ -44,7 +44,10 @@ export const router = createBrowserRouter([
       { path: '/shipping', lazy: page(() => import('@/web/features/public/policy-pages'), 'ShippingPage') },
       {
         element: <RequireRole role="master_admin"><Outlet /></RequireRole>,
-        children: [{ path: '/admin/dashboard', lazy: page(() => import('@/web/features/admin/admin-dashboard-page'), 'AdminDashboardPage') }],
+        children: [
+          { path: '/admin/dashboard', lazy: page(() => import('@/web/features/admin/admin-dashboard-page'), 'AdminDashboardPage') },
+          { path: '/admin/schools/:id', lazy: page(() => import('@/web/features/admin/school-detail-page'), 'SchoolDetailPage') },
+        ],
       },
       {
         element: <RequireRole role="school_admin"><Outlet /></RequireRole>,

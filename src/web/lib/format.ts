@@ -27,3 +27,14 @@ export function formatLongDate(value: string | Date | null | undefined): string 
 
 /** "22 Nov 2026, 8:15 pm" in India time, whatever the browser's time zone (when a report was made). */
 export { formatIndiaDateTime as formatGeneratedAt } from '@/domain/reports';
+
+/** "₹4.5L", "₹1.2Cr", "₹850" from paise: chart axis labels in the Indian way of counting. */
+export function compactINR(value: number): string {
+  const rupees = Math.round(value / 100);
+  const abs = Math.abs(rupees);
+  const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+  if (abs >= 10_000_000) return `₹${fmt(Math.round(rupees / 1_000_000) / 10)}Cr`;
+  if (abs >= 100_000) return `₹${fmt(Math.round(rupees / 10_000) / 10)}L`;
+  if (abs >= 1_000) return `₹${fmt(Math.round(rupees / 100) / 10)}K`;
+  return `₹${rupees}`;
+}

@@ -151,9 +151,11 @@ export const loginEvents = pgTable(
     success: boolean('success').notNull(),
     reason: text('reason'),
     ip: text('ip'),
+    /** the browser as it named itself, cut to 300 characters (the Security tab's sign-in history) */
+    userAgent: text('user_agent'),
     createdAt: createdAt(),
   },
-  (t) => [index('login_events_school_created_idx').on(t.schoolId, t.createdAt), index('login_events_email_created_idx').on(t.email, t.createdAt)],
+  (t) => [index('login_events_created_idx').on(t.createdAt), index('login_events_school_created_idx').on(t.schoolId, t.createdAt), index('login_events_email_created_idx').on(t.email, t.createdAt)],
 );
 
 /**
@@ -190,5 +192,5 @@ export const auditLog = pgTable(
     ip: text('ip'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_school_created_idx').on(t.schoolId, t.createdAt)],
+  (t) => [index('audit_log_school_created_idx').on(t.schoolId, t.createdAt), index('audit_log_created_idx').on(t.createdAt)],
 );

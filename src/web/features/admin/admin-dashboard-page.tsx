@@ -1,88 +1,70 @@
 import { useQuery } from '@tanstack/react-query';
-import { LogOutIcon, ShieldCheckIcon } from 'lucide-react';
-import { useState } from 'react';
-import { useSession } from '@/web/app/session';
-import { ThemeToggle } from '@/web/components/theme';
-import { Button } from '@/web/components/ui/button';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Spinner } from '@/web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
+import { AnalyticsTab } from './analytics-tab';
 import { adminSchoolsQuery } from './api';
 import { OverviewTab } from './overview-tab';
+import { PortalShell } from './portal-shell';
 import { SchoolsTab } from './schools-tab';
+import { SecurityTab } from './security-tab';
+import { SubscriptionsTab } from './subscriptions-tab';
+import { SystemTab } from './system-tab';
+import { TABS, type Tab } from './tabs';
+import { TAB_LABELS } from './texts';
 import { UsersTab } from './users-tab';
 
-type Tab = 'overview' | 'schools' | 'users';
-
-/** The master administrator portal (platform §2), read-only for now. */
+/**
+ * The master administrator portal (platform §2, ruling 22): seven tabs. The open tab is in the
+ * address (`?tab=security`), so a school page's Back and a reload return to it.
+ */
 export function AdminDashboardPage() {
-  const { me, signOut } = useSession();
-  const [tab, setTab] = useState<Tab>('overview');
-  const [leaving, setLeaving] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: Tab = (TABS as readonly string[]).includes(asked ?? '') ? (asked as Tab) : 'overview';
+  const setTab = (next: Tab) => setParams(next === 'overview' ? {} : { tab: next }, { replace: true });
   const schools = useQuery(adminSchoolsQuery());
 
-  const logout = async () => {
-    setLeaving(true);
-    let failed = false;
-    try {
-      await signOut();
-    } catch {
-      // the browser is signed out either way; only the server-side revoke failed
-      failed = true;
-    }
-    // a full page load: the route guard would otherwise send a signed-out user to /login first,
-    // and nothing of the portal's data stays in memory
-    window.location.replace(failed ? '/admin-login?signedOut=failed' : '/admin-login?signedOut=1');
-  };
+  const schoolsView = (render: (data: NonNullable<typeof schools.data>) => ReactNode) =>
+    schools.isPending ? (
+      <div className="flex justify-center py-16"><Spinner label="Loading schools" /></div>
+    ) : schools.isError ? (
+      <p role="alert" className="py-16 text-center text-sm text-destructive">Unable to load schools: {schools.error.message}</p>
+    ) : (
+      render(schools.data)
+    );
 
   return (
-    <div className="min-h-dvh bg-background">
-      <header className="sticky top-0 z-10 border-b bg-card/90 backdrop-blur">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-2.5">
-          <div className="flex min-w-0 items-center gap-2">
-            <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">
-              <ShieldCheckIcon className="size-5" />
-            </span>
-            <h1 className="truncate font-semibold">
-              <span className="max-sm:hidden">Master </span>Admin Portal
-            </h1>
-          </div>
-          <div className="flex shrink-0 items-center gap-1 sm:gap-2">
-            <span className="hidden text-sm text-muted-foreground md:inline">Welcome, {me?.user.username}</span>
-            <ThemeToggle />
-            <Button variant="outline" size="sm" onClick={logout} disabled={leaving}>
-              <LogOutIcon />
-              Logout
-            </Button>
-          </div>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl px-4 py-6">
-        <p className="mb-4 text-sm text-muted-foreground md:hidden">Welcome, {me?.user.username}</p>
-        <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
-          <TabsList>
-            <TabsTrigger value="overview">Overview</TabsTrigger>
-            <TabsTrigger value="schools">Schools</TabsTrigger>
-            <TabsTrigger value="users">Users</TabsTrigger>
-          </TabsList>
-          {schools.isPending ? (
-            <div className="flex justify-center py-16"><Spinner label="Loading schools" /></div>
-          ) : schools.isError ? (
-            <p role="alert" className="py-16 text-center text-sm text-destructive">Unable to load schools: {schools.error.message}</p>
-          ) : (
-            <>
-              <TabsContent value="overview">
-                <OverviewTab schools={schools.data} onOpen={setTab} />
-              </TabsContent>
-              <TabsContent value="schools">
-                <SchoolsTab schools={schools.data} />
-              </TabsContent>
-            </>
-          )}
-          <TabsContent value="users">
-            <UsersTab />
-          </TabsContent>
-        </Tabs>
-      </main>
-    </div>
+    <PortalShell>
+      <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+        <TabsList className="h-auto w-full flex-wrap justify-start sm:w-auto">
+          {TABS.map((t) => (
+            <TabsTrigger key={t} value={t}>
+              {TAB_LABELS[t]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        <TabsContent value="overview">
+          {schoolsView((data) => <OverviewTab schools={data} onOpen={setTab} />)}
+        </TabsContent>
+        <TabsContent value="schools">{schoolsView((data) => <SchoolsTab schools={data} />)}</TabsContent>
+        <TabsContent value="subscriptions">
+          <SubscriptionsTab />
+        </TabsContent>
+        <TabsContent value="users">
+          <UsersTab />
+        </TabsContent>
+        <TabsContent value="analytics">
+          <AnalyticsTab />
+        </TabsContent>
+        <TabsContent value="system">
+          <SystemTab />
+        </TabsContent>
+        <TabsContent value="security">
+          <SecurityTab />
+        </TabsContent>
+      </Tabs>
+    </PortalShell>
   );
 }

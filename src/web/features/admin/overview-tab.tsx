@@ -1,13 +1,16 @@
-import { AlertTriangleIcon, CheckCircle2Icon, ClockIcon, SchoolIcon, UsersIcon } from 'lucide-react';
+import { ActivityIcon, AlertTriangleIcon, CheckCircle2Icon, ClockIcon, SchoolIcon, ShieldIcon, UsersIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { formatDate } from '@/web/lib/format';
 import type { School } from '@/web/lib/me-api';
+import { HealthCard } from './health-card';
 import { schoolCounts } from './school-stats';
 import { SchoolStatusBadge } from './status-badge';
+import type { Tab } from './tabs';
+import { OVERVIEW_TEXTS as T } from './texts';
 
-export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (tab: 'schools' | 'users') => void }) {
+export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (tab: Tab) => void }) {
   const counts = schoolCounts(schools);
   const recent = schools.slice(0, 5);
   return (
@@ -21,12 +24,12 @@ export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (t
       <div className="grid gap-5 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
-            <CardTitle>Latest registrations</CardTitle>
-            <CardDescription>The five schools that registered most recently.</CardDescription>
+            <CardTitle>{T.latest}</CardTitle>
+            <CardDescription>{T.latestDescription}</CardDescription>
           </CardHeader>
           <CardContent>
             {recent.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No school has registered yet.</p>
+              <p className="text-sm text-muted-foreground">{T.none}</p>
             ) : (
               <ul className="divide-y">
                 {recent.map((s) => (
@@ -42,21 +45,32 @@ export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (t
             )}
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>Quick Actions</CardTitle>
-          </CardHeader>
-          <CardContent className="grid gap-2">
-            <Button variant="outline" className="justify-start" onClick={() => onOpen('schools')}>
-              <SchoolIcon />
-              Manage schools
-            </Button>
-            <Button variant="outline" className="justify-start" onClick={() => onOpen('users')}>
-              <UsersIcon />
-              View users
-            </Button>
-          </CardContent>
-        </Card>
+        <div className="grid content-start gap-5">
+          <HealthCard onOpenSystem={() => onOpen('system')} />
+          <Card>
+            <CardHeader>
+              <CardTitle>{T.quickActions}</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-2">
+              <Button variant="outline" className="justify-start" onClick={() => onOpen('schools')}>
+                <SchoolIcon />
+                {T.manageSchools}
+              </Button>
+              <Button variant="outline" className="justify-start" onClick={() => onOpen('users')}>
+                <UsersIcon />
+                {T.viewUsers}
+              </Button>
+              <Button variant="outline" className="justify-start" onClick={() => onOpen('system')}>
+                <ActivityIcon />
+                {T.system}
+              </Button>
+              <Button variant="outline" className="justify-start" onClick={() => onOpen('security')}>
+                <ShieldIcon />
+                {T.security}
+              </Button>
+            </CardContent>
+          </Card>
+        </div>
       </div>
     </div>
   );

@@ -1,15 +1,20 @@
-import { SearchIcon } from 'lucide-react';
+import { ExternalLinkIcon, SearchIcon, SettingsIcon } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { formatDate } from '@/web/lib/format';
 import type { School } from '@/web/lib/me-api';
+import { ManageSchoolDialog } from './manage-school-dialog';
 import { filterSchools, planLabel } from './school-stats';
 import { SchoolStatusBadge } from './status-badge';
+import { SCHOOLS_TEXTS as T } from './texts';
 
 export function SchoolsTab({ schools }: { schools: School[] }) {
   const [query, setQuery] = useState('');
+  const [managing, setManaging] = useState<string | null>(null);
   const shown = filterSchools(schools, query);
   return (
     <Card>
@@ -45,6 +50,9 @@ export function SchoolsTab({ schools }: { schools: School[] }) {
                 <TableHead className="max-sm:hidden">Plan</TableHead>
                 <TableHead className="max-sm:hidden">Status</TableHead>
                 <TableHead className="max-sm:hidden">Created</TableHead>
+                <TableHead className="text-right">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -63,12 +71,27 @@ export function SchoolsTab({ schools }: { schools: School[] }) {
                   <TableCell className="max-sm:hidden">{planLabel(s.subscriptionPlan)}</TableCell>
                   <TableCell className="max-sm:hidden"><SchoolStatusBadge school={s} /></TableCell>
                   <TableCell className="whitespace-nowrap max-sm:hidden">{formatDate(s.createdAt)}</TableCell>
+                  <TableCell className="text-right">
+                    <div className="flex flex-col items-end gap-1.5 sm:flex-row sm:justify-end">
+                      <Button variant="outline" size="sm" asChild>
+                        <Link to={`/admin/schools/${s.id}`} aria-label={T.openSchool(s.name)}>
+                          <ExternalLinkIcon />
+                          {T.open}
+                        </Link>
+                      </Button>
+                      <Button variant="outline" size="sm" onClick={() => setManaging(s.id)} aria-label={T.manageSchool(s.name)}>
+                        <SettingsIcon />
+                        {T.manage}
+                      </Button>
+                    </div>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
         )}
       </CardContent>
+      {managing ? <ManageSchoolDialog schoolId={managing} open onOpenChange={(open) => !open && setManaging(null)} /> : null}
     </Card>
   );
 }

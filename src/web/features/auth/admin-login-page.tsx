@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowLeftIcon, ShieldCheckIcon } from 'lucide-react';
+import { ArrowLeftIcon, KeyRoundIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { Field } from '@/web/components/ui/label';
 import { PasswordInput } from '@/web/components/ui/password-input';
 import { ApiError } from '@/web/lib/request';
 import { authApi } from './api';
+import { TWO_STEP_TEXTS } from './texts';
 
 /** Master administrator sign-in (platform §2 "Admin login"). */
 export function AdminLoginPage() {
@@ -24,14 +25,24 @@ export function AdminLoginPage() {
   // stays busy after success: the page reloads into the portal a moment later
   const [signedIn, setSignedIn] = useState(false);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  // with two-step sign-in on, a right password is answered with a request for the code (decision 0035)
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>();
 
   const onSubmit = form.handleSubmit(
     async (values) => {
       try {
-        const answer = await authApi.adminLogin(values);
+        const answer = await authApi.adminLogin({ ...values, ...(needsCode ? { code: code.trim() } : {}) });
         setSignedIn(true);
         completeSignIn(answer, '/admin/dashboard');
       } catch (error) {
+        if (error instanceof ApiError && error.status === 401 && error.body.totpRequired) {
+          setCodeError(needsCode ? error.message : undefined);
+          setNeedsCode(true);
+          setCode('');
+          return;
+        }
         const description = error instanceof ApiError ? error.message : 'Network error. Please check your connection and try again.';
         toast.error({ title: 'Login Failed', description: description || 'Invalid credentials' });
       }
@@ -70,18 +81,58 @@ export function AdminLoginPage() {
                 </AlertDescription>
               </Alert>
             ) : null}
-            <Field label="Email" htmlFor="email">
-              <Input id="email" type="email" autoComplete="email" placeholder="admin@example.in" {...form.register('email')} />
-            </Field>
-            <Field label="Password" htmlFor="password">
-              <PasswordInput id="password" autoComplete="current-password" {...form.register('password')} />
-            </Field>
-            <div className="flex justify-end">
-              <Link to="/forgot-password" className="text-sm font-medium text-primary hover:underline">Forgot password?</Link>
+            <div className={needsCode ? 'hidden' : 'grid gap-4'}>
+              <Field label="Email" htmlFor="email">
+                <Input id="email" type="email" autoComplete="email" placeholder="admin@example.in" {...form.register('email')} />
+              </Field>
+              <Field label="Password" htmlFor="password">
+                <PasswordInput id="password" autoComplete="current-password" {...form.register('password')} />
+              </Field>
+              <div className="flex justify-end">
+                <Link to="/forgot-password" className="text-sm font-medium text-primary hover:underline">Forgot password?</Link>
+              </div>
             </div>
-            <Button type="submit" disabled={busy} className="w-full">
-              {busy ? 'Signing in...' : 'Sign In'}
+            {needsCode ? (
+              <>
+                <Alert>
+                  <KeyRoundIcon />
+                  <AlertTitle>{TWO_STEP_TEXTS.title}</AlertTitle>
+                  <AlertDescription>{TWO_STEP_TEXTS.description}</AlertDescription>
+                </Alert>
+                <Field label={TWO_STEP_TEXTS.codeLabel} htmlFor="totp-code" error={codeError} hint={TWO_STEP_TEXTS.codeHint}>
+                  <Input
+                    id="totp-code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={6}
+                    pattern="[0-9]*"
+                    autoFocus
+                    aria-invalid={codeError ? true : undefined}
+                    value={code}
+                    onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+                    className="text-center font-mono text-lg tracking-[0.4em]"
+                  />
+                </Field>
+              </>
+            ) : null}
+            <Button type="submit" disabled={busy || (needsCode && code.length !== 6)} className="w-full">
+              {needsCode ? (busy ? TWO_STEP_TEXTS.verifying : TWO_STEP_TEXTS.verify) : busy ? 'Signing in...' : 'Sign In'}
             </Button>
+            {needsCode ? (
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  setNeedsCode(false);
+                  setCode('');
+                  setCodeError(undefined);
+                  form.setValue('password', '');
+                }}
+              >
+                {TWO_STEP_TEXTS.startOver}
+              </Button>
+            ) : null}
           </form>
           <div className="mt-6 border-t pt-4 text-center text-sm">
             <p className="text-muted-foreground">Running a school?</p>

@@ -6,7 +6,7 @@ export { ME_KEY, meQuery, type Me, type School, type SessionAnswer, type User } 
 
 export const authApi = {
   login: (input: LoginInput) => api.post<SessionAnswer>('/api/auth/login', input),
-  adminLogin: (input: LoginInput) => api.post<SessionAnswer>('/api/auth/admin-login', input),
+  adminLogin: (input: LoginInput & { code?: string }) => api.post<SessionAnswer>('/api/auth/admin-login', input, { token: null }),
   rememberLogin: (rememberToken: string) => api.post<SessionAnswer>('/api/auth/remember-login', { rememberToken }, { token: null }),
   logout: (rememberToken: string | null) => api.post<{ message: string }>('/api/auth/logout', rememberToken ? { rememberToken } : {}),
   register: (input: RegistrationInput) => api.post<{ message: string }>('/api/school-registration', input),

@@ -18,3 +18,14 @@ export const EMAIL_CHANGE_TEXTS = {
   signIn: 'Go to Login',
   settings: 'Back to Settings',
 } as const;
+
+/** The master sign-in's second step (decision 0035): the server's messages are shown as sent. */
+export const TWO_STEP_TEXTS = {
+  codeLabel: 'Authentication code',
+  codeHint: 'The 6-digit code your authenticator app shows for School Ledger.',
+  title: 'Two-step sign-in',
+  description: 'Your password is right. Enter the code from your authenticator app to finish signing in.',
+  verify: 'Verify and Sign In',
+  verifying: 'Verifying...',
+  startOver: 'Use a different account',
+} as const;

@@ -3,19 +3,8 @@ import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, Respon
 import { formatINR, type Paise } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
-import { paiseOf } from '@/web/lib/format';
+import { compactINR, paiseOf } from '@/web/lib/format';
 import { chartsQuery } from './api';
-
-/** "₹4.5L", "₹1.2Cr", "₹850": axis labels in the Indian way of counting. */
-export function compactINR(value: number): string {
-  const rupees = Math.round(value / 100);
-  const abs = Math.abs(rupees);
-  const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
-  if (abs >= 10_000_000) return `₹${fmt(Math.round(rupees / 1_000_000) / 10)}Cr`;
-  if (abs >= 100_000) return `₹${fmt(Math.round(rupees / 10_000) / 10)}L`;
-  if (abs >= 1_000) return `₹${fmt(Math.round(rupees / 100) / 10)}K`;
-  return `₹${rupees}`;
-}
 
 const PALETTE = ['var(--primary)', 'var(--success)', 'var(--warning)', 'var(--destructive)', '#0ea5e9', '#8b5cf6', '#14b8a6', '#f97316', '#64748b', '#ec4899', '#84cc16', '#a855f7'];
 const tooltipStyle = { background: 'var(--popover)', border: '1px solid var(--border)', borderRadius: 8, color: 'var(--popover-foreground)', fontSize: 12 };
