@@ -24,6 +24,8 @@ import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
 import { paymentLinkRoutes } from './payment-links/routes';
 import { publicLinkRoutes } from './payment-links/public-routes';
+import { payingRoutes } from './online-payments/public-routes';
+import { creditRoutes } from './online-payments/credit';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -190,6 +192,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(passoutRoutes);
   await app.register(paymentLinkRoutes);
   await app.register(publicLinkRoutes);
+  await app.register(payingRoutes);
+  await app.register(creditRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
