@@ -27,6 +27,7 @@ import { publicLinkRoutes } from './payment-links/public-routes';
 import { payingRoutes } from './online-payments/public-routes';
 import { creditRoutes } from './online-payments/credit';
 import { upiConfirmationRoutes } from './online-payments/upi-routes';
+import { onlinePaymentRoutes } from './online-payments/reconcile-routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -196,6 +197,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(payingRoutes);
   await app.register(creditRoutes);
   await app.register(upiConfirmationRoutes);
+  await app.register(onlinePaymentRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

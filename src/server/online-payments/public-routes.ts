@@ -17,6 +17,7 @@ import { SandboxProvider, type PaymentProvider } from '../payments/provider';
 import { linkNotFound, payRateLimit, publicErrorDto, tokenParams } from '../payment-links/public-routes';
 import { findLinkByToken, type LinkRow } from '../payment-links/queries';
 import { gatewayFor, readSettings, type SettingsRow } from '../payment-links/settings';
+import { markSchoolChanged } from '../stats/versions';
 import { captureOnlinePayment, type Captured } from './capture';
 import {
   PAY_NO_GATEWAY,
@@ -222,6 +223,8 @@ export async function payingRoutes(fastify: FastifyInstance): Promise<void> {
         captureOnlinePayment(tx, { schoolId: link.schoolId, userId: null, ip: request.ip }, { schoolId: link.schoolId, orderId, paymentId, now: clock.now() }),
       );
       if (!captured) throw badRequest(PAY_VERIFY_FAILED);
+      // other processes' cached figures of the school see the payment too
+      if (captured.fresh) await markSchoolChanged(db, link.schoolId);
       return paidAnswer(token, captured);
     },
   );
@@ -336,6 +339,7 @@ async function webhookRoute(fastify: FastifyInstance): Promise<void> {
         captureOnlinePayment(tx, { schoolId: settings.schoolId, userId: null, ip: request.ip }, { schoolId: settings.schoolId, orderId, paymentId, now: clock.now() }),
       );
       if (!captured) return { ok: true as const, outcome: 'unknown-order' };
+      if (captured.fresh) await markSchoolChanged(db, settings.schoolId);
       return { ok: true as const, outcome: captured.fresh ? 'captured' : 'already-captured' };
     },
   );
