@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -65,7 +65,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
         .from(studentCreditEntries)
         .leftJoin(receipts, and(eq(receipts.id, studentCreditEntries.receiptId), eq(receipts.schoolId, studentCreditEntries.schoolId)))
         .where(and(eq(studentCreditEntries.schoolId, schoolId), eq(studentCreditEntries.studentId, student.id)))
-        .orderBy(asc(studentCreditEntries.at), asc(studentCreditEntries.id));
+        .orderBy(asc(studentCreditEntries.at), sql`array_position(array['online_excess','applied','refund'], ${studentCreditEntries.kind})`, asc(studentCreditEntries.id));
       const balance = rows.reduce((s, r) => s + r.e.amountPaise, 0);
       return {
         balance: toRupeeString(paise(balance)),
