@@ -261,5 +261,11 @@ describe('a fee collected at the counter meanwhile (ruling 27)', () => {
     const status = (await school.api.get(`/api/students/${ishaan}/fee-status`)).json();
     expect(status.ledger.outstandingTillDate).toBe('0.00');
     expect(Number(status.credit) - creditBefore).toBe(1500);
+    // the receipt says so (ruling 27: credit shown on receipts)
+    const onl = status.receipts.find((r: { receiptNumber: string }) => r.receiptNumber === verify.receiptNumber);
+    const doc = (await school.api.get(`/api/receipts/${onl.id}`)).json();
+    expect(doc.creditKept).toBe('1500.00');
+    expect(doc.receipt.total).toBe((Number(l.amount) - 1500).toFixed(2));
+    expect((await parent().get(`/api/pay/${l.linkToken}/receipt.pdf`)).statusCode).toBe(200);
   });
 });
