@@ -269,3 +269,24 @@ describe('a fee collected at the counter meanwhile (ruling 27)', () => {
     expect((await parent().get(`/api/pay/${l.linkToken}/receipt.pdf`)).statusCode).toBe(200);
   });
 });
+
+describe('tenancy, route by route', () => {
+  it("another school reaches none of this school's links, credit, UPI payments or online payments", async () => {
+    const l = await link(school.api, { studentId: ishaan, feeType: 'tuition', feeMonth: '2026-02', amount: '100' });
+    const day = '2025-11-15';
+    expect((await other.api.get(`/api/payment-links?studentId=${ishaan}`)).json().links).toEqual([]);
+    expect((await other.api.post(`/api/payment-links/${l.id}/cancel`)).statusCode).toBe(404);
+    expect((await other.api.post('/api/payment-links', { studentId: ishaan, feeType: 'outstanding' })).statusCode).toBe(404);
+    const bulk = (await other.api.post('/api/payment-links/bulk', { studentIds: [ishaan] })).json();
+    expect(bulk).toEqual({ created: [], skipped: [{ studentId: ishaan, studentName: '', reason: 'Student not found' }] });
+    expect((await other.api.get(`/api/students/${ishaan}/credit`)).statusCode).toBe(404);
+    expect((await other.api.post(`/api/students/${ishaan}/credit/apply`, { feeType: 'exam', amount: '1' })).statusCode).toBe(404);
+    expect((await other.api.post(`/api/students/${ishaan}/credit/refund`, { amount: '1', mode: 'cash', reason: 'not mine' })).statusCode).toBe(404);
+    expect((await other.api.get(`/api/online-payments?date=${day}`)).json().payments).toEqual([]);
+    expect((await school.api.get(`/api/online-payments?date=${day}`)).json().payments.length).toBeGreaterThan(0);
+    expect((await other.api.get('/api/upi-confirmations')).json().items).toEqual([]);
+    expect((await other.api.post('/api/upi-confirmations/00000000-0000-4000-8000-000000000000/reject', { reason: 'none' })).statusCode).toBe(404);
+    // the public calls take the school from the link alone
+    expect((await parent().get(`/api/pay/${l.linkToken}`)).json().school.name).toBe('Green Valley School');
+  });
+});
