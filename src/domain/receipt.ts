@@ -35,6 +35,8 @@ export const RECEIPT_TEXTS = {
   notRecorded: '—',
   previousBalance: (academicYear: string) => `Previous Balance (${academicYear})`,
   balanceDue: (date: string) => `Balance due as on ${date}`,
+  /** ruling 27: online money beyond the dues, kept for the student */
+  creditKept: "Also received and kept as the student's credit",
   cancelledBecause: (reason: string) => `Cancelled: ${reason}`,
 } as const;
 

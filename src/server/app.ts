@@ -24,6 +24,12 @@ import { MailWorker, type MailWorkerOptions } from './mail/outbox';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
+import { paymentLinkRoutes } from './payment-links/routes';
+import { publicLinkRoutes } from './payment-links/public-routes';
+import { payingRoutes } from './online-payments/public-routes';
+import { creditRoutes } from './online-payments/credit';
+import { upiConfirmationRoutes } from './online-payments/upi-routes';
+import { onlinePaymentRoutes } from './online-payments/reconcile-routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -199,6 +205,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
   await app.register(openingRoutes);
+  await app.register(paymentLinkRoutes);
+  await app.register(publicLinkRoutes);
+  await app.register(payingRoutes);
+  await app.register(creditRoutes);
+  await app.register(upiConfirmationRoutes);
+  await app.register(onlinePaymentRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

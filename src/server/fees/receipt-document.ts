@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { indiaMonthKey } from '../../domain/ledger';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { schools, students } from '../db/schema';
+import { schools, studentCreditEntries, students } from '../db/schema';
 import { notFound } from '../lib/errors';
 import { readTogether } from '../lib/reads';
 import { findSchoolLogo, hasSchoolLogo, type SchoolLogo } from '../schools/queries';
@@ -27,6 +27,8 @@ export interface ReceiptDocument {
   student: { fatherName: string; admissionNumber: string | null };
   /** null on a cancelled receipt: it no longer settles anything */
   balance: { asOn: string; amount: string } | null;
+  /** online money that came with this receipt beyond the dues, kept as the student's credit (ruling 27); null when none */
+  creditKept: string | null;
 }
 
 /**
@@ -63,12 +65,18 @@ export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoo
         .limit(1),
     () => hasSchoolLogo(db, { schoolId }),
   );
+  const [kept] = await db
+    .select({ amount: sql<string>`coalesce(sum(${studentCreditEntries.amountPaise}), 0)` })
+    .from(studentCreditEntries)
+    .where(and(eq(studentCreditEntries.schoolId, schoolId), eq(studentCreditEntries.receiptId, id), eq(studentCreditEntries.kind, 'online_excess')));
+  const creditKept = Number(kept?.amount ?? 0) > 0 ? toRupeeString(paise(Number(kept!.amount))) : null;
   const balance = receipt.status === 'live' ? { asOn: indiaDate(now), amount: toRupeeString(await balanceDue(db, { schoolId, receipt, now })) } : null;
   return {
     receipt,
     school: { ...school!, hasLogo },
     student: { fatherName: student?.fatherName ?? '', admissionNumber: student?.admissionNumber ?? null },
     balance,
+    creditKept,
   };
 }
 

@@ -34,6 +34,7 @@ const receiptDocumentDto = z.object({
     .object({ asOn: z.string().describe('YYYY-MM-DD, the India date the balance is counted to'), amount: money })
     .nullable()
     .describe("what the student still owes (the receipt's session till date plus carried balances) as on today; null on a cancelled receipt"),
+  creditKept: money.nullable().describe("online money that came with this receipt beyond the dues, kept as the student's credit (ruling 27)"),
 });
 
 export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {

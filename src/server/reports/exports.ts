@@ -50,6 +50,11 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     money('Yearly fee income', summary.yearlyIncome);
     money('Other fee income', summary.otherIncome);
     money('Arrears collected', summary.arrearsCollected);
+    if (summary.creditReceived || summary.creditApplied || summary.creditRefunded) {
+      money('Credit received online (fee already paid)', summary.creditReceived);
+      money('Less: fees paid from credit', -summary.creditApplied);
+      money('Less: credit refunded', -summary.creditRefunded);
+    }
     money('Total income', income).font = { bold: true };
     money('Total expenses', summary.expenses);
     money('Net profit', income - summary.expenses).font = { bold: true };
@@ -153,6 +158,11 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     write(['Yearly fee income', toRupeeString(summary.yearlyIncome)]);
     write(['Other fee income', toRupeeString(summary.otherIncome)]);
     write(['Arrears collected', toRupeeString(summary.arrearsCollected)]);
+    if (summary.creditReceived || summary.creditApplied || summary.creditRefunded) {
+      write(['Credit received online (fee already paid)', toRupeeString(summary.creditReceived)]);
+      write(['Less: fees paid from credit', toRupeeString(-summary.creditApplied as Paise)]);
+      write(['Less: credit refunded', toRupeeString(-summary.creditRefunded as Paise)]);
+    }
     write(['Total income', toRupeeString(income)]);
     write(['Total expenses', toRupeeString(summary.expenses)]);
     write(['Net profit', toRupeeString((income - summary.expenses) as Paise)]);

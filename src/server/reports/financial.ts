@@ -68,7 +68,16 @@ export interface FinancialSummary {
   otherIncome: Paise;
   /** payments towards balances carried from earlier sessions */
   arrearsCollected: Paise;
-  /** every rupee received: the four above */
+  /**
+   * Ruling 27: online money that arrived for fees already paid, kept as students' credit. It is
+   * money received, so it counts here when it arrives ...
+   */
+  creditReceived: Paise;
+  /** ... and the fee lines later paid from it (receipts of mode credit) are not counted again */
+  creditApplied: Paise;
+  /** credit given back to families: money out */
+  creditRefunded: Paise;
+  /** every rupee received: the four fee figures − credit applied + credit received − credit refunded */
   totalIncome: Paise;
   expenses: Paise;
 }
@@ -94,9 +103,17 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
         (select coalesce(sum(amount_paise), 0)::text from expenses
            where school_id = ${schoolId} and deleted_at is null and expense_date between ${from}::date and ${to}::date) as expenses,
         (select count(*)::int from expenses
-           where school_id = ${schoolId} and deleted_at is null and expense_date between ${from}::date and ${to}::date) as expense_rows`),
+           where school_id = ${schoolId} and deleted_at is null and expense_date between ${from}::date and ${to}::date) as expense_rows,
+        (select coalesce(sum(l.amount_paise), 0)::text from receipt_lines l
+           join receipts r on r.id = l.receipt_id and r.school_id = l.school_id
+           where l.school_id = ${schoolId} and r.payment_mode = 'credit' and r.status = 'live' and l.paid_on between ${from}::date and ${to}::date) as credit_applied,
+        (select coalesce(sum(amount_paise) filter (where kind = 'online_excess'), 0)::text from student_credit_entries
+           where school_id = ${schoolId} and (at + interval '330 minutes')::date between ${from}::date and ${to}::date) as credit_received,
+        (select coalesce(-sum(amount_paise) filter (where kind = 'refund'), 0)::text from student_credit_entries
+           where school_id = ${schoolId} and (at + interval '330 minutes')::date between ${from}::date and ${to}::date) as credit_refunded`),
   ]);
   const byHead = new Map(rowsOf<{ head: string; amount: string }>(heads).map((h) => [h.head, p(h.amount)]));
+  const [row] = rowsOf<Record<string, unknown>>(counts);
   let monthly = 0;
   let yearly = 0;
   let other = 0;
@@ -107,13 +124,15 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
     else if (head === 'previous_balance' || head === 'opening_balance') arrears += amount;
     else other += amount;
   }
-  const [row] = rowsOf<Record<string, unknown>>(counts);
   return {
     monthlyIncome: paise(monthly),
     yearlyIncome: paise(yearly),
     otherIncome: paise(other),
     arrearsCollected: paise(arrears),
-    totalIncome: paise(monthly + yearly + other + arrears),
+    creditReceived: p(row?.credit_received),
+    creditApplied: p(row?.credit_applied),
+    creditRefunded: p(row?.credit_refunded),
+    totalIncome: paise(monthly + yearly + other + arrears - n(row?.credit_applied) + n(row?.credit_received) - n(row?.credit_refunded)),
     expenses: p(row?.expenses),
     byHead,
     expenseCount: n(row?.expense_rows),

@@ -70,7 +70,7 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
   };
 }
 
-const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank transfer', online: 'Online' };
+const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank transfer', online: 'Online', credit: 'From credit' };
 
 /**
  * Day Book: the receipts written on a day (India date of receipt) by payment mode, and the day's
@@ -80,7 +80,7 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
   const { db, schoolId } = ctx;
   // receipts of an India day: a range on received_at, so the (school, received_at) index serves it
   const day = sql`r.received_at >= ((${date}::date)::timestamp - interval '330 minutes') at time zone 'UTC' and r.received_at < ((${date}::date + 1)::timestamp - interval '330 minutes') at time zone 'UTC'`;
-  const [receiptRows, expenseRows, cancelled] = await Promise.all([
+  const [receiptRows, expenseRows, cancelled, creditRows] = await Promise.all([
     db.execute(sql`
       select r.receipt_number, r.student_name, r.class_name, r.section, r.roll_number, r.payment_mode,
              coalesce(r.cheque_number, r.upi_reference, r.transaction_reference, '') as reference,
@@ -100,6 +100,13 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
              coalesce(sum(total_paise) filter (where r.status = 'live' and r.source = 'opening'), 0)::text as opening_amount
       from receipts r
       where r.school_id = ${schoolId} and (r.status = 'cancelled' or r.source = 'opening') and ${day}`),
+    // ruling 27: credit kept from online payments and credit refunded, by India day
+    db.execute(sql`
+      select c.kind, c.amount_paise::text as amount, c.reason, c.mode, c.by_name, s.name as student_name, s.class_name, s.section
+      from student_credit_entries c join students s on s.id = c.student_id and s.school_id = c.school_id
+      where c.school_id = ${schoolId} and c.kind <> 'applied'
+        and c.at >= ((${date}::date)::timestamp - interval '330 minutes') at time zone 'UTC' and c.at < ((${date}::date + 1)::timestamp - interval '330 minutes') at time zone 'UTC'
+      order by c.at`),
   ]);
   const receipts = rowsOf<Row>(receiptRows);
   const spent = rowsOf<Row>(expenseRows);
@@ -109,7 +116,12 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
     const m = byMode.get(String(r.payment_mode)) ?? { count: 0, amount: 0 };
     byMode.set(String(r.payment_mode), { count: m.count + 1, amount: m.amount + num(r.amount) });
   }
-  const received = receipts.reduce((s, r) => s + num(r.amount), 0);
+  const credits = rowsOf<Row>(creditRows);
+  const creditIn = credits.filter((c) => c.kind === 'online_excess').reduce((s, c) => s + num(c.amount), 0);
+  const refunded = -credits.filter((c) => c.kind === 'refund').reduce((s, c) => s + num(c.amount), 0);
+  // receipts paid from credit settle fees but bring no money: the money was counted when it arrived
+  const fromCredit = byMode.get('credit')?.amount ?? 0;
+  const received = receipts.reduce((s, r) => s + num(r.amount), 0) - fromCredit + creditIn - refunded;
   const paidOut = spent.reduce((s, e) => s + num(e.amount), 0);
   const cash = byMode.get('cash')?.amount ?? 0;
   const headText = (v: unknown) =>
@@ -129,6 +141,13 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
       { label: 'Receipts', value: receipts.length, kind: 'number' },
       { label: 'Received', value: money(received), kind: 'money', tone: 'good' },
       { label: 'Cash received', value: money(cash), kind: 'money' },
+      ...(creditIn || refunded || fromCredit
+        ? [
+            { label: 'Credit kept from online payments (in Received)', value: money(creditIn), kind: 'money' as const },
+            { label: 'Fees paid from credit (not in Received)', value: money(fromCredit), kind: 'money' as const },
+            { label: 'Credit refunded (taken off Received)', value: money(refunded), kind: 'money' as const },
+          ]
+        : []),
       { label: 'Expenses', value: money(paidOut), kind: 'money', tone: 'bad' },
       { label: 'Net for the day', value: money(received - paidOut), kind: 'money', tone: received - paidOut >= 0 ? 'good' : 'bad' },
       { label: 'Cancelled receipts (not counted)', value: `${num(c?.n)} (${money(c?.amount)})`, kind: 'text' },
@@ -139,7 +158,7 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
         title: 'By payment mode',
         columns: [col('mode', 'Payment mode'), col('count', 'Receipts', 'number'), col('amount', 'Amount', 'money')],
         rows: (Object.keys(MODE_LABELS) as PaymentMode[]).filter((m) => byMode.has(m)).map((m) => ({ mode: MODE_LABELS[m], count: byMode.get(m)!.count, amount: money(byMode.get(m)!.amount) })),
-        totals: { mode: 'Total', count: receipts.length, amount: money(received) },
+        totals: { mode: 'Total', count: receipts.length, amount: money(receipts.reduce((s, r) => s + num(r.amount), 0)) },
         empty: 'No receipts on this day',
       },
       {
@@ -162,8 +181,21 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
           reference: String(r.reference ?? ''),
           amount: money(r.amount),
         })),
-        totals: { receiptNumber: 'Total', student: '', className: '', fees: '', mode: '', reference: '', amount: money(received) },
+        totals: { receiptNumber: 'Total', student: '', className: '', fees: '', mode: '', reference: '', amount: money(receipts.reduce((s, r) => s + num(r.amount), 0)) },
         empty: 'No receipts on this day',
+      },
+      {
+        title: "Students' credit",
+        columns: [col('student', 'Student'), col('className', 'Class'), col('what', 'Entry'), col('reason', 'Reason'), col('amount', 'Amount', 'money')],
+        rows: credits.map((c) => ({
+          student: String(c.student_name),
+          className: `${String(c.class_name)} ${String(c.section)}`,
+          what: c.kind === 'refund' ? `Refunded (${String(c.mode ?? '')})` : `Kept from ${String(c.by_name)}`,
+          reason: String(c.reason ?? ''),
+          amount: money(c.amount),
+        })),
+        totals: { student: 'Net', className: '', what: '', reason: '', amount: money(creditIn - refunded) },
+        empty: 'No credit kept or refunded on this day',
       },
       {
         title: 'Expenses',

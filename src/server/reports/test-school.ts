@@ -39,6 +39,10 @@ export const EXPECTED = {
     totalYearlyIncome: '16600.00',
     totalOtherIncome: '0.00',
     totalArrearsCollected: '1000.00',
+    // no online money beyond the dues in this school (ruling 27)
+    creditReceived: '0.00',
+    creditApplied: '0.00',
+    creditRefunded: '0.00',
     totalExpenses: '209150.75',
     netProfit: '-155750.75',
   },

@@ -72,7 +72,9 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
       from pos`),
     db.execute(sql`
       select
-        (select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live' and source <> 'opening')::text as total_revenue,
+        -- ruling 27: receipts paid from credit bring no money (it was counted when it arrived, as credit); refunds give it back
+        ((select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live' and payment_mode <> 'credit' and source <> 'opening')
+          + (select coalesce(sum(amount_paise) filter (where kind <> 'applied'), 0) from student_credit_entries where school_id = ${schoolId}))::text as total_revenue,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
           where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid and ${isLive(schoolId)})::text as bus_revenue,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l

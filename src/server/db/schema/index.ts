@@ -7,3 +7,4 @@ export * from './expenses';
 export * from './mail';
 export * from './opening';
 export * from './portal';
+export * from './online';
