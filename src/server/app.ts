@@ -32,6 +32,8 @@ import { sessionRoutes } from './sessions/routes';
 import { sessionStartRoutes } from './sessions/start-routes';
 import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
+import { exportRoutes } from './exports/routes';
+import { onboardingRoutes } from './onboarding/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
@@ -186,6 +188,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(reportRoutes);
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
+  await app.register(exportRoutes);
+  await app.register(onboardingRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 
