@@ -35,6 +35,30 @@ describe.skipIf(skipReason())('first run', () => {
   });
   afterAll(() => e2e?.close());
 
+  it('a visitor sees the landing page at / and the catalogue on /pricing, with no promise nothing keeps', async () => {
+    const visitor = await e2e.newPage();
+    await visitor.goto('/');
+    await visitor.getByRole('heading', { name: 'Fees, receipts and accounts for Indian schools' }).waitFor();
+    expect(new URL(visitor.url()).pathname).toBe('/');
+    await poll(() => visitor.getByText('₹250', { exact: true }).isVisible()).toBe(true);
+    expect(await visitor.getByRole('img', { name: /Screenshot of School Ledger/ }).count()).toBe(3);
+    const text = (await visitor.locator('body').textContent()) ?? '';
+    for (const untrue of ['API integration', '24/7', 'Real-time analytics', 'Get new features first']) expect(text).not.toContain(untrue);
+
+    await visitor.getByRole('link', { name: 'Compare plans' }).click();
+    await visitor.waitForURL('**/pricing');
+    await poll(() => visitor.getByTestId('price-premium').textContent()).toBe('₹12,000');
+    await visitor.getByRole('radio', { name: 'Monthly' }).click();
+    expect(await visitor.getByTestId('price-premium').textContent()).toBe('₹1,000');
+    expect(await visitor.getByText('Up to 100 students').isVisible()).toBe(true);
+    expect(await visitor.getByText('Every plan includes').isVisible()).toBe(true);
+    // contact details only from configuration: none configured here, so no phone number is shown
+    await visitor.goto('/contact');
+    await visitor.getByRole('heading', { name: 'Contact us' }).waitFor();
+    expect(await visitor.getByText('Phone support').count()).toBe(0);
+    await visitor.close();
+  });
+
   it('greets a first sign-in with the welcome banner and the setup checklist', async () => {
     const banner = page.getByTestId('welcome-banner');
     await poll(() => banner.isVisible()).toBe(true);
