@@ -69,19 +69,19 @@ export function SetupChecklist() {
                 key={step.id}
                 data-step={step.id}
                 data-done={step.done}
-                className={cn('flex items-center gap-3 rounded-md px-2 py-2', step.id === next && 'bg-primary/5')}
+                className={cn('flex flex-wrap items-center gap-x-3 gap-y-1.5 rounded-md px-2 py-2', step.id === next && 'bg-primary/5')}
               >
                 {step.done ? (
                   <CheckCircle2Icon className="size-5 shrink-0 text-success" aria-label={T.done} />
                 ) : (
                   <CircleIcon className="size-5 shrink-0 text-muted-foreground" aria-hidden />
                 )}
-                <div className="min-w-0 flex-1">
+                <div className="min-w-48 flex-1">
                   <p className={cn('text-sm font-medium', step.done && 'text-muted-foreground line-through')}>{text.label}</p>
                   {!step.done ? <p className="text-xs text-muted-foreground">{text.hint}</p> : null}
                 </div>
                 {!step.done ? (
-                  <Button asChild size="sm" variant={step.id === next ? 'default' : 'outline'} className="shrink-0">
+                  <Button asChild size="sm" variant={step.id === next ? 'default' : 'outline'} className="shrink-0 max-sm:ml-8">
                     <Link to={WHERE[step.id]}>{text.action}</Link>
                   </Button>
                 ) : null}

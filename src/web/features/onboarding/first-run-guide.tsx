@@ -102,7 +102,7 @@ export function OnboardingTour({ onClose }: { onClose: () => void }) {
         className="top-auto bottom-3 translate-y-0 shadow-xl md:left-auto md:right-6 md:bottom-6 md:max-w-md md:translate-x-0"
       >
         <DialogHeader>
-          <p className="text-xs font-medium uppercase tracking-wide text-primary">{T.step(index + 1, TOUR_STEPS.length)}</p>
+          <p className="text-xs font-medium text-primary">{T.step(index + 1, TOUR_STEPS.length)}</p>
           <DialogTitle>{step.title}</DialogTitle>
           <DialogDescription>{step.body}</DialogDescription>
         </DialogHeader>
