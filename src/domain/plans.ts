@@ -23,29 +23,25 @@ export interface PlanSeed {
   sortOrder: number;
 }
 
-const BASIC_FEATURES = [
-  'Basic fee management',
-  'Monthly reports',
+/**
+ * What every plan does, stated only as far as the product does it today (issue 12 item 7): the
+ * plans differ in how many students they hold, not in features, so each lists the same lines.
+ * The platform document's "API integration", "24/7 phone support", "Real-time analytics" and
+ * "Get new features first" were promises nothing behind them kept, and are not offered.
+ */
+export const PLAN_FEATURES = [
+  'Students, classes and bulk import',
+  'Monthly and yearly fee collection',
+  'Numbered receipts to print or save as PDF',
+  'Dues carried from session to session',
+  'Expenses and financial reports in Excel and CSV',
+  'Exam results and printable marksheets',
+  'Export all your data at any time',
   'Email support',
-  'Student management',
-  'Fee collection',
 ];
-const STANDARD_FEATURES = [
-  ...BASIC_FEATURES,
-  'Custom reports',
-  'Expense tracking',
-  'Academic results',
-  'Priority support',
-];
-const PREMIUM_FEATURES = [
-  ...STANDARD_FEATURES,
-  'Complete financial suite',
-  'Real-time analytics',
-  'Multi-user access',
-  'API integration',
-  '24/7 phone support',
-  'Get new features first',
-];
+const BASIC_FEATURES = PLAN_FEATURES;
+const STANDARD_FEATURES = PLAN_FEATURES;
+const PREMIUM_FEATURES = PLAN_FEATURES;
 
 /** The catalogue the database is seeded with (ruling 11). Prices exclude GST. */
 export const PLAN_SEED: readonly PlanSeed[] = [

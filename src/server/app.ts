@@ -40,6 +40,8 @@ import { sessionRoutes } from './sessions/routes';
 import { sessionStartRoutes } from './sessions/start-routes';
 import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
+import { exportRoutes } from './exports/routes';
+import { onboardingRoutes } from './onboarding/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
@@ -211,6 +213,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(creditRoutes);
   await app.register(upiConfirmationRoutes);
   await app.register(onlinePaymentRoutes);
+  await app.register(exportRoutes);
+  await app.register(onboardingRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -24,6 +24,8 @@ const ALLOWED_WHEN_EXPIRED = new Set([
   'POST /api/auth/change-email',
   'POST /api/students/{id}/reveal-aadhaar',
   'POST /api/generate-receipt-number',
+  // ruling 25: the school's data stays its own to take away
+  'POST /api/exports',
 ]);
 /** Signed in differently or not at all: not a school session's business. */
 const notSchoolRoutes = (method: string, path: string) =>

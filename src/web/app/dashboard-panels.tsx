@@ -41,3 +41,6 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   ),
   passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
 };
+
+/** The welcome banner and onboarding tour (platform §2, §4), shown on the dashboard above the open tab. */
+export const FirstRunGuide = lazy(() => import('@/web/features/onboarding/first-run-guide').then((m) => ({ default: m.FirstRunGuide })));

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FullPageSpinner } from '@/web/components/ui/spinner';
 import { useSession } from './session';
@@ -13,11 +13,19 @@ export function RequireRole({ role, children }: { role: 'school_admin' | 'master
   return <>{children}</>;
 }
 
-/** `/`: each role to its home, anyone else to /login. */
+const LandingPage = lazy(() => import('@/web/features/public/landing-page').then((m) => ({ default: m.LandingPage })));
+
+/** `/`: each role to its home; anyone else sees the public landing page (issue 12 item 7). */
 export function HomeRedirect() {
   const { status, me } = useSession();
   if (status === 'loading') return <FullPageSpinner />;
-  if (!me) return <Navigate to="/login" replace />;
+  if (!me) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <LandingPage />
+      </Suspense>
+    );
+  }
   return <Navigate to={me.user.role === 'master_admin' ? '/admin/dashboard' : '/school/dashboard'} replace />;
 }
 

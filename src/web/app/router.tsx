@@ -37,6 +37,7 @@ export const router = createBrowserRouter([
         path: '/subscription-required/:schoolId?',
         lazy: page(() => import('@/web/features/subscription/subscription-required-page'), 'SubscriptionRequiredPage'),
       },
+      { path: '/pricing', lazy: page(() => import('@/web/features/public/pricing-page'), 'PricingPage') },
       { path: '/contact', lazy: page(() => import('@/web/features/public/contact-page'), 'ContactPage') },
       { path: '/privacy', lazy: page(() => import('@/web/features/public/policy-pages'), 'PrivacyPage') },
       { path: '/terms', lazy: page(() => import('@/web/features/public/policy-pages'), 'TermsPage') },

@@ -34,7 +34,7 @@ export function PlanShowcase() {
               </p>
             </CardHeader>
             <CardContent className="flex-1">
-              {includes ? <p className="mb-2 text-sm font-medium">Everything in {includes.name}, plus:</p> : null}
+              {includes ? <p className="mb-2 text-sm font-medium">Everything in {includes.name}{extras.length > 0 ? ', plus:' : ''}</p> : null}
               <ul className="grid gap-1.5 text-sm text-muted-foreground">
                 {extras.map((f) => (
                   <li key={f} className="flex items-start gap-2">

@@ -8,3 +8,4 @@ export * from './mail';
 export * from './opening';
 export * from './portal';
 export * from './online';
+export * from './exports';

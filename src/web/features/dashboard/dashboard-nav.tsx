@@ -14,7 +14,7 @@ export function DashboardNav({ activeId, onSelect, onNavigate }: { activeId: str
         const Icon = tab.icon;
         if ('href' in tab) {
           return (
-            <Link key={tab.id} to={tab.href} className={itemClass} onClick={onNavigate}>
+            <Link key={tab.id} to={tab.href} className={itemClass} onClick={onNavigate} data-tour={tab.id}>
               <Icon className="size-4 shrink-0" />
               <span className="flex-1">{tab.label}</span>
               <ExternalLinkIcon className="size-3.5 opacity-60" aria-hidden />
@@ -27,6 +27,7 @@ export function DashboardNav({ activeId, onSelect, onNavigate }: { activeId: str
             key={tab.id}
             type="button"
             aria-current={active ? 'page' : undefined}
+            data-tour={tab.id}
             className={cn(itemClass, active && 'bg-primary/10 text-primary hover:bg-primary/15 hover:text-primary')}
             onClick={() => onSelect(tab)}
           >

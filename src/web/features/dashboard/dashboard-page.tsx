@@ -1,7 +1,7 @@
 import { CircleHelpIcon, LogOutIcon, ReceiptIndianRupeeIcon, SparklesIcon } from 'lucide-react';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { DASHBOARD_PANELS } from '@/web/app/dashboard-panels';
+import { DASHBOARD_PANELS, FirstRunGuide } from '@/web/app/dashboard-panels';
 import { useSchoolSession, useSession } from '@/web/app/session';
 import { GuardAlert, type GuardMessage } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
@@ -11,6 +11,7 @@ import { Spinner } from '@/web/components/ui/spinner';
 import { DashboardHeader, SchoolBadges } from './dashboard-header';
 import { DashboardNav } from './dashboard-nav';
 import { DEFAULT_TAB, findTab, type DashboardTab } from './tabs';
+import { SetupChecklist } from './setup-checklist';
 import { TrialBanner } from './trial-banner';
 import { UnavailablePanel } from './unavailable-panel';
 import { useTabGuard } from './use-tab-guard';
@@ -88,6 +89,10 @@ export function DashboardPage() {
         <main className="min-w-0 flex-1 px-3 py-4 sm:px-4 md:px-6 md:py-6">
           <div className="mx-auto grid max-w-6xl gap-4">
             <TrialBanner school={school} />
+            <Suspense fallback={null}>
+              <FirstRunGuide />
+            </Suspense>
+            <SetupChecklist />
             {waiting || refusal ? (
               <div className="flex justify-center py-16">
                 <Spinner className="size-7" />

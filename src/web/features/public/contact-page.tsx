@@ -64,16 +64,20 @@ export function ContactPage() {
           <a href={`mailto:${CONTACT.email}`} className="font-medium text-primary hover:underline">{CONTACT.email}</a>
           <p>We reply within {FACTS.supportReplyHours} hours, and within {FACTS.criticalReplyHours} hours for critical issues.</p>
         </ContactCard>
-        <ContactCard icon={<PhoneIcon />} title="Phone support">
-          <a href={`tel:${CONTACT.phone.replace(/\s/g, '')}`} className="font-medium text-primary hover:underline">{CONTACT.phone}</a>
-          <p className="flex items-center gap-1.5">
-            <ClockIcon className="size-3.5" />
-            {FACTS.supportHoursShort}
-          </p>
-        </ContactCard>
-        <ContactCard icon={<MapPinIcon />} title="Business address" className="sm:col-span-2">
-          <address className="not-italic">{CONTACT.address}</address>
-        </ContactCard>
+        {CONTACT.phone ? (
+          <ContactCard icon={<PhoneIcon />} title="Phone support">
+            <a href={`tel:${CONTACT.phone.replace(/\s/g, '')}`} className="font-medium text-primary hover:underline">{CONTACT.phone}</a>
+            <p className="flex items-center gap-1.5">
+              <ClockIcon className="size-3.5" />
+              {FACTS.supportHoursShort}
+            </p>
+          </ContactCard>
+        ) : null}
+        {CONTACT.address ? (
+          <ContactCard icon={<MapPinIcon />} title="Business address" className="sm:col-span-2">
+            <address className="not-italic">{CONTACT.address}</address>
+          </ContactCard>
+        ) : null}
       </div>
 
       <section aria-labelledby="faq-heading" className="mt-10">

@@ -28,11 +28,18 @@ export const FACTS = {
 
 const env = import.meta.env as Record<string, string | undefined>;
 
+const configured = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+
+/**
+ * Contact details come only from the deployment's configuration (issue 12 item 7): a phone number or
+ * an address that was not set is not shown, never made up. The email falls back to the product's
+ * support address, which the policies need to name.
+ */
 export const CONTACT = {
   company: 'School Ledger',
-  email: env.VITE_SUPPORT_EMAIL ?? 'support@schoolledger.in',
-  phone: env.VITE_SUPPORT_PHONE ?? '+91 194 250 1234',
-  address: env.VITE_BUSINESS_ADDRESS ?? 'School Ledger, 2nd Floor, Residency Road, Srinagar, Jammu and Kashmir 190001, India',
+  email: configured(env.VITE_SUPPORT_EMAIL) ?? 'support@schoolledger.in',
+  phone: configured(env.VITE_SUPPORT_PHONE),
+  address: configured(env.VITE_BUSINESS_ADDRESS),
   jurisdiction: 'Srinagar, Jammu and Kashmir',
 } as const;
 

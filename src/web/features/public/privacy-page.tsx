@@ -139,8 +139,8 @@ export function PrivacyPage() {
       <Section title="13. Grievance officer">
         <p>
           Questions and complaints about privacy go to our grievance officer at{' '}
-          <a href={`mailto:${CONTACT.email}`} className="font-medium text-primary hover:underline">{CONTACT.email}</a>, or by post to{' '}
-          {CONTACT.address}. We acknowledge every complaint within {FACTS.supportReplyHours} hours and resolve it within 15 days.
+          <a href={`mailto:${CONTACT.email}`} className="font-medium text-primary hover:underline">{CONTACT.email}</a>
+          {CONTACT.address ? <>, or by post to {CONTACT.address}</> : null}. We acknowledge every complaint within {FACTS.supportReplyHours} hours and resolve it within 15 days.
         </p>
       </Section>
     </PolicyPage>

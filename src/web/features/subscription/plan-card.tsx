@@ -17,7 +17,6 @@ export interface CardPrice {
   undiscountedTotal: Paise;
 }
 
-const EARLY_ACCESS = 'Get new features first';
 /** platform §2: the pay button carries the payment provider's name (the sandbox stands in for it) */
 const PROVIDER_NAME = 'Razorpay';
 
@@ -48,8 +47,8 @@ export function PlanCard({
   onPay: () => void;
 }) {
   const breakdown = price;
-  // platform §2: the Premium card always promises early access, whatever the catalogue lists
-  const features = plan.id === 'premium' && !plan.features.includes(EARLY_ACCESS) ? [...extras, EARLY_ACCESS] : extras;
+  // the catalogue's lines only: platform §2's hard-coded "Get new features first" promised what nothing provides (issue 12 item 7)
+  const features = extras;
   const per = cycle === 'yearly' ? 'year' : 'month';
   return (
     <Card className={cn('relative flex flex-col', plan.recommended && 'border-primary shadow-md ring-1 ring-primary')}>
@@ -63,7 +62,7 @@ export function PlanCard({
         <p className="text-sm font-medium text-muted-foreground">{studentLimitText(plan.studentLimit)}</p>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">
-        {includes ? <p className="-mb-2 text-sm font-medium">Everything in {includes.name}, plus:</p> : null}
+        {includes ? <p className="-mb-2 text-sm font-medium">Everything in {includes.name}{features.length > 0 ? ', plus:' : ''}</p> : null}
         <ul className="grid gap-1.5 text-sm">
           {features.map((f) => (
             <li key={f} className="flex items-start gap-2">

@@ -1,0 +1,171 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import type { Clock } from '../clock';
+import type { Db } from '../db/client';
+import { dataExports, schools } from '../db/schema';
+import { rowsOf } from '../lib/sql-rows';
+import { buildExport } from './build';
+
+export interface ExportWorkerOptions {
+  db: Db;
+  clock: Clock;
+  dataDir: string;
+  log?: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void };
+  /** a running job is its worker's for this long, renewed at every progress step */
+  leaseMs?: number;
+  pageRows?: number;
+}
+
+export const EXPORT_FAILED_MESSAGE = 'The export could not be finished. Please try again; if it fails again, contact support.';
+
+const india = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: true,
+});
+
+/**
+ * Runs whole-school exports in the background (docs/decisions/0036). There is no timer: a new
+ * export nudges it, and at start it takes over whatever a stopped server left queued or running
+ * (a running job whose lease ran out). One job at a time per process, so an export never takes
+ * more than one of the machine's cores from the people collecting fees.
+ */
+export class ExportWorker {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly dataDir: string;
+  private readonly leaseMs: number;
+  private readonly pageRows: number | undefined;
+  private readonly log: NonNullable<ExportWorkerOptions['log']>;
+  private active: Promise<number> | null = null;
+  private again = false;
+  private closing = false;
+
+  constructor(options: ExportWorkerOptions) {
+    this.db = options.db;
+    this.clock = options.clock;
+    this.dataDir = options.dataDir;
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.pageRows = options.pageRows;
+    this.log = options.log ?? { warn: () => {}, error: () => {} };
+  }
+
+  /** Start work now (or right after the job under way). */
+  nudge(): void {
+    if (this.closing) return;
+    if (this.active) {
+      this.again = true;
+      return;
+    }
+    this.active = this.runAll().finally(() => {
+      this.active = null;
+      if (this.again && !this.closing) {
+        this.again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  /** Runs every waiting job and resolves with how many ran; waits for a run already under way. */
+  async runOnce(): Promise<number> {
+    if (this.active) await this.active.catch(() => 0);
+    this.active = this.runAll();
+    try {
+      return await this.active;
+    } finally {
+      this.active = null;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.closing = true;
+    await this.active?.catch(() => 0);
+  }
+
+  private async runAll(): Promise<number> {
+    let ran = 0;
+    try {
+      await this.removeExpired();
+      while (!this.closing) {
+        const job = await this.claim();
+        if (!job) break;
+        ran += 1;
+        await this.run(job);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'export worker stopped on an error');
+    }
+    return ran;
+  }
+
+  private leaseEnd(): string {
+    return new Date(this.clock.now().getTime() + this.leaseMs).toISOString();
+  }
+
+  /** Takes the oldest waiting job, or a running one whose worker stopped renewing its lease. */
+  private async claim(): Promise<{ id: string; school_id: string } | null> {
+    const now = this.clock.now().toISOString();
+    const rows = rowsOf<{ id: string; school_id: string }>(
+      await this.db.execute(sql`
+        update data_exports set status = 'running', progress = 0, started_at = ${now}::timestamptz, lease_until = ${this.leaseEnd()}::timestamptz
+        where id = (
+          select id from data_exports
+          where status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz)
+          order by created_at limit 1 for update skip locked
+        )
+        returning id::text as id, school_id::text as school_id`),
+    );
+    return rows[0] ?? null;
+  }
+
+  private async run(job: { id: string; school_id: string }): Promise<void> {
+    const relative = path.join('exports', `${job.id}.zip`);
+    const target = path.join(this.dataDir, relative);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      const [school] = await this.db.select({ name: schools.name }).from(schools).where(eq(schools.id, job.school_id)).limit(1);
+      const result = await buildExport({
+        db: this.db,
+        schoolId: job.school_id,
+        schoolName: school?.name ?? '',
+        generatedAt: india.format(this.clock.now()),
+        target,
+        pageRows: this.pageRows,
+        onProgress: async (percent) => {
+          await this.db
+            .update(dataExports)
+            .set({ progress: percent, leaseUntil: new Date(this.leaseEnd()) })
+            .where(and(eq(dataExports.id, job.id), eq(dataExports.status, 'running')));
+        },
+      });
+      await this.db
+        .update(dataExports)
+        .set({ status: 'done', progress: 100, filePath: relative, sizeBytes: result.sizeBytes, finishedAt: this.clock.now(), leaseUntil: null, error: null })
+        .where(eq(dataExports.id, job.id));
+    } catch (error) {
+      this.log.error({ err: error, exportId: job.id }, 'data export failed');
+      await rm(target, { force: true }).catch(() => {});
+      await this.db
+        .update(dataExports)
+        .set({ status: 'failed', error: EXPORT_FAILED_MESSAGE, finishedAt: this.clock.now(), leaseUntil: null })
+        .where(eq(dataExports.id, job.id));
+    }
+  }
+
+  /** Deletes the zips past their expiry; the rows stay as the record that an export was made. */
+  private async removeExpired(): Promise<void> {
+    const expired = await this.db
+      .select({ id: dataExports.id, filePath: dataExports.filePath })
+      .from(dataExports)
+      .where(and(isNotNull(dataExports.filePath), lt(dataExports.expiresAt, this.clock.now())));
+    for (const row of expired) {
+      await rm(path.join(this.dataDir, row.filePath!), { force: true });
+      await this.db.update(dataExports).set({ filePath: null }).where(eq(dataExports.id, row.id));
+    }
+  }
+}
