@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { amountInWords, paise, type Paise } from './money';
 import { GST_PERCENT, percentOf } from './plans';
 
@@ -85,25 +84,6 @@ export function gstinProblem(gstin: string, state: string | null | undefined): s
   if (stateCode(state) !== match[1]) return GSTIN_MESSAGES.state;
   return null;
 }
-
-/** The school's tax details in Settings (ruling 33): a state, and a GSTIN when it has one. */
-export const schoolTaxSchema = z
-  .object({
-    state: z.enum(STATE_NAMES, { error: 'Choose a state from the list' }).nullable().optional(),
-    gstin: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .max(15, GSTIN_MESSAGES.format)
-      .transform((v) => (v === '' ? null : v))
-      .nullable()
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (!v.gstin) return;
-    const problem = gstinProblem(v.gstin, v.state);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['gstin'] });
-  });
 
 // ---------------------------------------------------------------------------------------------
 
