@@ -43,7 +43,7 @@ export function DashboardHeader({ school, onOpenMenu, onHelp, onLogout, loggingO
         <Button asChild size="sm" className="hidden md:inline-flex">
           <Link to={SUBSCRIPTION_PATH}>
             <SparklesIcon />
-            Upgrade Plan
+            {school.isExpired ? 'Renew Plan' : 'Upgrade Plan'}
           </Link>
         </Button>
         <ThemeToggle />
