@@ -8,10 +8,12 @@ import { Spinner } from '@/web/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { adminSchoolsQuery } from './api';
 import { OverviewTab } from './overview-tab';
+import { PlanCatalogueTab } from './plan-catalogue-tab';
 import { SchoolsTab } from './schools-tab';
+import { SubscriptionsTab } from './subscriptions-tab';
 import { UsersTab } from './users-tab';
 
-type Tab = 'overview' | 'schools' | 'users';
+type Tab = 'overview' | 'schools' | 'subscriptions' | 'users' | 'plans';
 
 /** The master administrator portal (platform §2), read-only for now. */
 export function AdminDashboardPage() {
@@ -62,7 +64,9 @@ export function AdminDashboardPage() {
           <TabsList>
             <TabsTrigger value="overview">Overview</TabsTrigger>
             <TabsTrigger value="schools">Schools</TabsTrigger>
+            <TabsTrigger value="subscriptions">Subscription Management</TabsTrigger>
             <TabsTrigger value="users">Users</TabsTrigger>
+            <TabsTrigger value="plans">Plans</TabsTrigger>
           </TabsList>
           {schools.isPending ? (
             <div className="flex justify-center py-16"><Spinner label="Loading schools" /></div>
@@ -80,6 +84,12 @@ export function AdminDashboardPage() {
           )}
           <TabsContent value="users">
             <UsersTab />
+          </TabsContent>
+          <TabsContent value="subscriptions">
+            <SubscriptionsTab />
+          </TabsContent>
+          <TabsContent value="plans">
+            <PlanCatalogueTab />
           </TabsContent>
         </Tabs>
       </main>
