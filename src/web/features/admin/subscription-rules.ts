@@ -1,8 +1,8 @@
 import type { School } from '@/web/lib/me-api';
 
-/** The end that matters for a school: its trial end during a trial, else its plan end. */
-export function validUntil(s: Pick<School, 'subscriptionStatus' | 'trialEndsAt' | 'planEndDate'>): string | null {
-  return s.subscriptionStatus === 'trial' ? s.trialEndsAt : s.planEndDate;
+/** The end that matters for a school: its trial end during a trial, else the end of all it paid for (a queued plan included). */
+export function validUntil(s: Pick<School, 'subscriptionStatus' | 'trialEndsAt' | 'planEndDate' | 'queuedPlan'>): string | null {
+  return s.subscriptionStatus === 'trial' ? s.trialEndsAt : (s.queuedPlan?.endDate ?? s.planEndDate);
 }
 
 export type DaysTone = 'destructive' | 'warning' | 'success' | 'secondary';

@@ -94,7 +94,7 @@ export function SubscriptionsTab() {
                   <TableHead className="max-md:hidden">{T.cols.status}</TableHead>
                   <TableHead className="max-md:hidden">{T.cols.validUntil}</TableHead>
                   <TableHead className="max-md:hidden">{T.cols.daysLeft}</TableHead>
-                  <TableHead>{T.cols.actions}</TableHead>
+                  <TableHead className="max-md:hidden">{T.cols.actions}</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -105,6 +105,7 @@ export function SubscriptionsTab() {
                       <TableCell className="md:min-w-48">
                         <div className="font-medium">{s.name}</div>
                         <div className="break-all text-xs text-muted-foreground">{s.email}</div>
+                        {s.queuedPlan ? <div className="text-xs text-muted-foreground">then {planLabel(s.queuedPlan.plan)} from {formatDate(s.queuedPlan.startDate)}</div> : null}
                         {s.deactivated ? <Badge variant="destructive" className="mt-1">Deactivated</Badge> : null}
                         <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground md:hidden">
                           <span>{planLabel(s.subscriptionPlan)}</span>
@@ -112,12 +113,16 @@ export function SubscriptionsTab() {
                           <span>{until ? formatDate(until) : T.noEnd}</span>
                           <DaysLeft school={s} />
                         </div>
+                        {/* phones: the actions sit under the school instead of a column that would scroll sideways */}
+                        <div className="mt-2 md:hidden">
+                          <RowActions school={s} open={setOpen} />
+                        </div>
                       </TableCell>
                       <TableCell className="max-md:hidden">{planLabel(s.subscriptionPlan)}</TableCell>
                       <TableCell className="max-md:hidden"><SchoolStatusBadge school={s} /></TableCell>
                       <TableCell className="whitespace-nowrap max-md:hidden" data-testid="valid-until">{until ? formatDate(until) : T.noEnd}</TableCell>
                       <TableCell className="max-md:hidden" data-testid="days-left"><DaysLeft school={s} /></TableCell>
-                      <TableCell><RowActions school={s} open={setOpen} /></TableCell>
+                      <TableCell className="max-md:hidden"><RowActions school={s} open={setOpen} /></TableCell>
                     </TableRow>
                   );
                 })}

@@ -160,7 +160,7 @@ export function BillingPage() {
                       {b.invoices.map((i) => (
                         <TableRow key={i.id}>
                           <TableCell>
-                            <div className="font-medium">{i.number}</div>
+                            <div className="whitespace-nowrap font-medium">{i.number}</div>
                             <div className="text-xs text-muted-foreground sm:hidden">{formatDate(i.date)}</div>
                           </TableCell>
                           <TableCell className="whitespace-nowrap max-sm:hidden">{formatDate(i.date)}</TableCell>
