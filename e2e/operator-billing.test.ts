@@ -33,7 +33,8 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
 
       const master = await masterPortal(e2e, 'Subscription Management');
       const row = master.getByRole('row').filter({ hasText: 'Tangmarg Model School' });
-      await poll(() => row.getByText('Expired').first().isVisible()).toBe(true);
+      await poll(() => row.getByTestId('days-left').textContent()).toBe('Expired');
+      expect(await row.getByTestId('status').textContent()).toBe('Trial Expired');
       await row.getByRole('button', { name: 'Extend Tangmarg Model School' }).click();
       const dialog = master.getByRole('dialog');
       await dialog.getByLabel('Days to add (1–365)').fill('10');
@@ -63,7 +64,8 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
     await dialog.getByLabel('Reason (kept in the audit log)').fill('Cheque received by post');
     await dialog.getByRole('button', { name: 'Record Payment' }).click();
     await poll(() => toast(master, /Payment recorded: invoice SL\/\d{4}-\d{2}\/\d{6}/).isVisible()).toBe(true);
-    await poll(() => row.getByText('Active').first().isVisible()).toBe(true);
+    await poll(() => row.getByTestId('status').textContent()).toBe('Active');
+    expect(await row.getByTestId('valid-until').textContent()).not.toBe('No end date');
 
     const office = await e2e.newPage({ mobile: true });
     await signInAtLogin(office, school.email, school.password);

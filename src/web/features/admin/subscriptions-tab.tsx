@@ -119,7 +119,7 @@ export function SubscriptionsTab() {
                         </div>
                       </TableCell>
                       <TableCell className="max-md:hidden">{planLabel(s.subscriptionPlan)}</TableCell>
-                      <TableCell className="max-md:hidden"><SchoolStatusBadge school={s} /></TableCell>
+                      <TableCell className="max-md:hidden" data-testid="status"><SchoolStatusBadge school={s} /></TableCell>
                       <TableCell className="whitespace-nowrap max-md:hidden" data-testid="valid-until">{until ? formatDate(until) : T.noEnd}</TableCell>
                       <TableCell className="max-md:hidden" data-testid="days-left"><DaysLeft school={s} /></TableCell>
                       <TableCell className="max-md:hidden"><RowActions school={s} open={setOpen} /></TableCell>
