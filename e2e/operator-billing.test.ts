@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
-import { toast } from './fee-helpers';
+import { eq } from 'drizzle-orm';
+import { schools } from '../src/server/db/schema';
+import { addStudent, classStructure, feeSchool, toast } from './fee-helpers';
 import { ADMIN, skipReason, startE2E, type E2E } from './harness';
 
 async function masterPortal(e2e: E2E, tab: string): Promise<Page> {
@@ -83,5 +85,53 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
     const download = office.waitForEvent('download');
     await invoices.getByRole('button', { name: /Download invoice/ }).click();
     expect((await download).suggestedFilename()).toMatch(/^invoice-SL-\d{4}-\d{2}-\d{6}\.pdf$/);
+  });
+
+  it('a school whose paid plan ended signs in read-only, reprints a receipt, renews, and writes again', async () => {
+    const school = await feeSchool(e2e, 'Handwara Girls School');
+    await classStructure(school, 'Class 5');
+    const student = await addStudent(school, { name: 'Insha Lone', class: 'Class 5' });
+    const first = school.months[0]!;
+    const saved = await school.call<{ receipt: { id: string; receiptNumber: string } }>('POST', '/api/monthly-fee-entries/bulk', {
+      studentId: student.id,
+      academicYear: school.session.sessionName,
+      clientId: 'expired-journey',
+      entries: [{ month: first.month, year: first.year, tuitionFee: '1500' }],
+    });
+    // a Basic year that ended two days ago
+    const now = e2e.clock.now().getTime();
+    const [me] = await e2e.database.db.select().from(schools).where(eq(schools.name, 'Handwara Girls School'));
+    await e2e.database.db
+      .update(schools)
+      .set({ subscriptionStatus: 'active', subscriptionPlan: 'basic', hasPaidSubscription: true, planStartDate: new Date(now - 367 * 86_400_000), planEndDate: new Date(now - 2 * 86_400_000) })
+      .where(eq(schools.id, me!.id));
+
+    const page = await e2e.newPage();
+    // feeSchool registers with the helpers' default password
+    await signInAtLogin(page, me!.email, 'Secret-Ledger-24');
+    await page.waitForURL('**/school/dashboard**');
+    await poll(() => page.getByText(/^Subscription Expired on \d{2} \w{3} \d{4}$/).isVisible()).toBe(true);
+    await poll(() => page.getByText(/^Expired on \d{2} \w{3} \d{4}$/).last().isVisible()).toBe(true);
+    expect(await page.getByText('Active till').count()).toBe(0);
+
+    // every read and reprint works
+    await page.goto(`/school/receipts/${saved.receipt.id}/print`);
+    await poll(() => page.getByText(saved.receipt.receiptNumber).first().isVisible()).toBe(true);
+
+    await page.goto('/school/dashboard');
+    await page.getByRole('link', { name: 'Renew Plan' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/subscription-required');
+    const pay = page.getByRole('button', { name: 'Pay with Razorpay' }).first();
+    await poll(() => pay.isEnabled()).toBe(true);
+    await pay.click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Pay ₹/ }).click();
+    await poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible()).toBe(true);
+    await page.waitForURL('**/school/dashboard**', { timeout: 10_000 });
+    await poll(() => page.getByText(/^Active till/).last().isVisible()).toBe(true);
+    expect(await page.getByText(/^Subscription Expired/).count()).toBe(0);
+
+    await page.goto('/school/settings/billing');
+    await poll(() => page.getByTestId('billing-status').textContent()).toBe('Active');
+    await poll(() => page.getByRole('table', { name: 'Tax invoices' }).textContent()).toMatch(/SL\/\d{4}-\d{2}\/\d{6}/);
   });
 });
