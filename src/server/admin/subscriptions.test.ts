@@ -276,6 +276,10 @@ describe('offline payments and tax invoices (ruling 33)', () => {
     await ctx.flushMail();
     const mail = await ctx.smtp.waitFor(school.email, /Payment received/);
     expect(mail.subject).toBe(`Payment received: tax invoice ${invoice!.number}`);
+
+    // an issued invoice is never rewritten, not even by a direct database write
+    await expect(ctx.database.db.update(invoices).set({ totalPaise: 1 }).where(eq(invoices.id, invoice!.id))).rejects.toThrow();
+    await expect(ctx.database.db.delete(invoices).where(eq(invoices.id, invoice!.id))).rejects.toThrow();
   });
 
   it('a school in another state gets IGST 18%, its GSTIN printed', async () => {
