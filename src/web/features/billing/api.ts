@@ -35,20 +35,9 @@ export interface Billing {
   invoices: BillingInvoice[];
 }
 
-export interface TrialStatus {
-  status: Billing['status'];
-  isExpired: boolean;
-  daysRemaining: number | null;
-  trialEndsAt: string | null;
-}
-
 export const BILLING_KEY = ['/api/billing'] as const;
 
 export const billingQuery = () => queryOptions({ queryKey: BILLING_KEY, queryFn: () => api.get<Billing>('/api/billing') });
-
-/** The trial countdown, refreshed every 5 minutes (issue 12). */
-export const trialStatusQuery = () =>
-  queryOptions({ queryKey: ['/api/trial-status'], queryFn: () => api.get<TrialStatus>('/api/trial-status'), refetchInterval: 5 * 60_000 });
 
 export function useCancelPlan() {
   const queryClient = useQueryClient();

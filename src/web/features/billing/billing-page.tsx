@@ -14,8 +14,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { downloadFile } from '@/web/lib/download';
 import { formatDate, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
-import { billingQuery, trialStatusQuery, useCancelPlan, type Billing } from './api';
+import { SUBSCRIPTION_PATH, trialStatusQuery } from '@/web/lib/plans-api';
+import { billingQuery, useCancelPlan, type Billing } from './api';
 import { BILLING_TEXTS as T } from './texts';
 
 function statusBadge(b: Billing): { text: string; tone: 'success' | 'warning' | 'destructive' | 'secondary' } {
