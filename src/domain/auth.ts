@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GSTIN_MESSAGES, gstinProblem, STATE_NAMES } from './invoices';
 import { BOARD_MESSAGE, BOARDS } from './boards';
 import { newPasswordSchema } from './password-policy';
 import { emailField } from './sign-in';
@@ -91,5 +92,20 @@ export const schoolInfoSchema = z.object({
     .refine((v) => /^[A-Z0-9]{3,10}$/.test(v), 'School code must be 3-10 characters long and contain only uppercase letters and numbers'),
   /** left out by older clients: the board stays as it is */
   board: z.enum(BOARDS, { error: BOARD_MESSAGE }).optional(),
+  /** the place of supply of the school's tax invoices (ruling 33); left out: unchanged */
+  state: z.enum(STATE_NAMES, { error: 'Choose a state from the list' }).nullable().optional(),
+  /** optional GSTIN; an empty field means none; left out: unchanged */
+  gstin: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .max(15, GSTIN_MESSAGES.format)
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+}).superRefine((v, ctx) => {
+  if (!v.gstin) return;
+  const problem = gstinProblem(v.gstin, v.state);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['gstin'] });
 });
 export type SchoolInfoInput = z.input<typeof schoolInfoSchema>;

@@ -182,6 +182,8 @@ export interface RenewalRequest {
   base: Paise;
   /** the school has never paid: the first-time discount applies */
   firstSubscription: boolean;
+  /** the catalogue's first-time discount when the order was priced (default 50%) */
+  discountPercent?: number;
   now: Date;
 }
 
@@ -233,7 +235,7 @@ export function quoteRenewal(request: RenewalRequest): RenewalQuote | { refused:
   const rank = ranks.get(planId);
   if (rank === undefined) return { refused: 'unknown-plan' };
   const { current, queued } = settleTimeline(request.timeline, now);
-  const discount = request.firstSubscription ? percentOf(base, FIRST_SUBSCRIPTION_DISCOUNT_PERCENT) : paise(0);
+  const discount = request.firstSubscription ? percentOf(base, request.discountPercent ?? FIRST_SUBSCRIPTION_DISCOUNT_PERCENT) : paise(0);
   const value = paise(base - discount);
   let kind: RenewalKind;
   let start: Date;
@@ -312,3 +314,15 @@ export function applyRenewal(timeline: PlanTimeline, quote: RenewalQuote, now: D
 export function sameCharge(a: Pick<RenewalQuote, 'kind' | 'base' | 'discount' | 'credit' | 'total'>, b: Pick<RenewalQuote, 'kind' | 'base' | 'discount' | 'credit' | 'total'>): boolean {
   return a.kind === b.kind && a.base === b.base && a.discount === b.discount && a.credit === b.credit && a.total === b.total;
 }
+
+/**
+ * The master administrator's Extend (platform §4: "adds days to the end date"): whole days after
+ * the current end, or after today when that end has already passed, so an extension always gives
+ * the school the days it names.
+ */
+export function extendedEnd(end: Date | null, days: number, now: Date): Date {
+  const from = end && end > now ? end : now;
+  return new Date(from.getTime() + days * DAY);
+}
+
+export const EXTEND_DAYS = { min: 1, max: 365 } as const;

@@ -7,6 +7,9 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { adminRoutes } from './admin/routes';
 import { ServerErrorCounter } from './admin/request-stats';
 import { portalRoutes } from './admin/portal-routes';
+import { adminSubscriptionRoutes } from './admin/subscription-routes';
+import { billingRoutes } from './billing/routes';
+import { planAdminRoutes } from './plans/admin-routes';
 import { registerAuthContext } from './auth/context';
 import { authRoutes } from './auth/routes';
 import { Throttle } from './auth/throttle';
@@ -195,6 +198,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(schoolRoutes);
   await app.register(adminRoutes);
   await app.register(portalRoutes);
+  await app.register(adminSubscriptionRoutes);
+  await app.register(planAdminRoutes);
+  await app.register(billingRoutes);
   await app.register(paymentRoutes);
   await app.register(sessionRoutes);
   await app.register(sessionStartRoutes);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { gstinProblem, STATE_NAMES } from '../domain/invoices';
 
 const envSchema = z
   .object({
@@ -31,6 +32,12 @@ const envSchema = z
       .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
       .optional(),
     APP_VERSION: z.string().max(100, 'APP_VERSION is too long').optional(),
+    INVOICE_PREFIX: z.string().regex(/^[A-Z0-9-]{1,10}$/, 'INVOICE_PREFIX must be 1-10 capital letters, digits or hyphens').default('SL'),
+    SUPPLIER_NAME: z.string().trim().min(1).max(200).default('School Ledger'),
+    SUPPLIER_ADDRESS: z.string().trim().max(500).default(''),
+    SUPPLIER_STATE: z.enum(STATE_NAMES, { message: 'SUPPLIER_STATE must be an Indian state or union territory, spelt as in src/domain/invoices.ts (e.g. Jammu and Kashmir)' }).default('Jammu and Kashmir'),
+    SUPPLIER_GSTIN: z.string().trim().toUpperCase().optional(),
+    SUPPLIER_SAC: z.string().regex(/^\d{6}$/, 'SUPPLIER_SAC must be a 6-digit SAC code').default('998315'),
     SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
     TRUST_PROXY: z
       .string()
@@ -43,6 +50,10 @@ const envSchema = z
         return parsed;
       })
       .optional(),
+  })
+  .refine((v) => !v.SUPPLIER_GSTIN || gstinProblem(v.SUPPLIER_GSTIN, v.SUPPLIER_STATE) === null, {
+    message: 'SUPPLIER_GSTIN is not a valid GSTIN of SUPPLIER_STATE',
+    path: ['SUPPLIER_GSTIN'],
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -120,6 +131,8 @@ export interface Config {
   serveWeb: boolean;
   /** what the portal's System tab names as the running version; package.json's when unset */
   appVersion: string | undefined;
+  /** who issues the subscription tax invoices (ruling 33) and their number prefix */
+  invoices: { prefix: string; supplier: { name: string; address: string; state: string; gstin: string | null; sac: string } };
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
     serveWeb: e.SERVE_WEB === 'true',
     appVersion: e.APP_VERSION,
+    invoices: {
+      prefix: e.INVOICE_PREFIX,
+      supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS, state: e.SUPPLIER_STATE, gstin: e.SUPPLIER_GSTIN ?? null, sac: e.SUPPLIER_SAC },
+    },
   };
 }
 

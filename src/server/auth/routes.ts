@@ -43,6 +43,9 @@ const sessionAnswer = z.object({
   schoolId: z.string().optional(),
 });
 
+/** Said to a user of a school the master administrator deactivated. */
+export const SCHOOL_DEACTIVATED = "This school's account has been deactivated. Please contact support.";
+
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, tokens, throttle, cipher } = app.deps;
@@ -131,7 +134,10 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       const user = await checkCredentials(request, email, password);
       if (user.role === 'master_admin') throw forbidden(ADMIN_MUST_USE_PORTAL, { adminLogin: true, message: ADMIN_MUST_USE_PORTAL });
       if (!user.emailConfirmedAt) throw forbidden(EMAIL_NOT_CONFIRMED, { emailNotConfirmed: true });
-      if (!user.schoolId || !(await findSchool(db, { schoolId: user.schoolId }))) throw unauthorized(INVALID_CREDENTIALS);
+      const school = user.schoolId ? await findSchool(db, { schoolId: user.schoolId }) : undefined;
+      if (!school) throw unauthorized(INVALID_CREDENTIALS);
+      // the master administrator deactivated the school (issue 12): nobody of it signs in
+      if (school.deactivatedAt) throw forbidden(SCHOOL_DEACTIVATED, { deactivated: true });
       // an ended trial or plan still signs in (ruling 14): the session is read-only and can pay
       return startSession(request, user, rememberMe ?? false);
     },

@@ -13,7 +13,9 @@ import {
   type RenewalRefusal,
 } from '../../domain/plans';
 import { sessionCache } from '../auth/session-cache';
+import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { issueInvoice } from '../invoices/issue';
 import { schools, subscriptionPayments } from '../db/schema';
 import { audit } from '../lib/audit';
 import { findPlan } from '../plans/queries';
@@ -32,7 +34,7 @@ export async function quote(
   planId: PlanId,
   cycle: BillingCycle,
   now: Date,
-): Promise<{ planName: string; quote: RenewalQuote } | { planName: string; refused: RenewalRefusal } | null> {
+): Promise<{ planName: string; quote: RenewalQuote; discountPercent: number } | { planName: string; refused: RenewalRefusal } | null> {
   const plan = await findPlan(db, planId);
   if (!plan) return null;
   const base = paise(cycle === 'monthly' ? plan.monthlyPricePaise : plan.yearlyPricePaise);
@@ -43,9 +45,11 @@ export async function quote(
     cycle,
     base,
     firstSubscription: !school.hasPaidSubscription,
+    discountPercent: plan.firstTimeDiscountPercent,
     now,
   });
-  return 'refused' in result ? { planName: plan.name, refused: result.refused } : { planName: plan.name, quote: result };
+  const discountPercent = plan.firstTimeDiscountPercent;
+  return 'refused' in result ? { planName: plan.name, refused: result.refused } : { planName: plan.name, quote: result, discountPercent };
 }
 
 /**
@@ -61,6 +65,7 @@ function requote(order: OrderRow, school: SchoolRow, ranks: PlanRanks, now: Date
     cycle: order.billingCycle,
     base: paise(order.basePaise),
     firstSubscription: !school.hasPaidSubscription,
+    ...(order.discountPercent !== null ? { discountPercent: order.discountPercent } : {}),
     now: order.createdAt,
   });
   if ('refused' in result) return null;
@@ -94,7 +99,7 @@ export type ActivationOutcome = 'activated' | 'already-paid' | 'refused' | 'not-
 export async function activatePaidOrder(
   db: Db,
   request: FastifyRequest | null,
-  { orderId, paymentId, now, schoolId }: { orderId: string; paymentId: string; now: Date; schoolId?: string },
+  { orderId, paymentId, now, schoolId, config }: { orderId: string; paymentId: string; now: Date; schoolId?: string; config: Config },
 ): Promise<{ outcome: ActivationOutcome; school?: SchoolRow }> {
   const result = await db.transaction(async (tx) => {
     const conditions = [eq(subscriptionPayments.orderId, orderId)];
@@ -131,10 +136,14 @@ export async function activatePaidOrder(
       })
       .where(eq(schools.id, order.schoolId))
       .returning();
-    await tx
+    const [paid] = await tx
       .update(subscriptionPayments)
       .set({ status: 'paid', paymentId, paidAt: now, periodStart: applied.start, periodEnd: applied.end })
-      .where(eq(subscriptionPayments.id, order.id));
+      .where(eq(subscriptionPayments.id, order.id))
+      .returning();
+    // ruling 33: every subscription payment gets its tax invoice, in the same transaction
+    const plan = await findPlan(tx, order.planId);
+    await issueInvoice(tx, { config, payment: paid!, school: school!, planName: plan?.name ?? order.planId, now });
     await audit(tx, auditTarget, {
       action: 'subscription.paid',
       entity: 'subscription_payment',

@@ -151,6 +151,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
         gstPaise: price.gst,
         amountPaise: price.total,
         kind: price.kind,
+        discountPercent: quoted.discountPercent,
         creditPaise: price.credit,
         periodStart: price.start,
         periodEnd: price.end,
@@ -193,7 +194,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const { razorpay_order_id: orderId, razorpay_payment_id: paymentId, razorpay_signature: signature } = request.body;
       if (!payments.verifyPayment(orderId, paymentId, signature)) throw badRequest(PAYMENT_FAILED);
-      const result = await activatePaidOrder(db, request, { orderId, paymentId, now: clock.now(), schoolId });
+      const result = await activatePaidOrder(db, request, { orderId, paymentId, now: clock.now(), schoolId, config: app.deps.config });
       if (result.outcome === 'not-found' || !result.school) throw notFound(ORDER_NOT_FOUND);
       if (result.outcome === 'refused') throw new HttpError(409, QUOTE_NO_LONGER_HOLDS, { refused: true });
       return { ok: true as const, status: 'active' as const, school: toSchoolDto(result.school, clock.now()) };
@@ -322,7 +323,7 @@ async function webhookRoute(fastify: FastifyInstance): Promise<void> {
         await note('ignored');
         return { ok: true as const, outcome: 'ignored' };
       }
-      const result = await activatePaidOrder(db, null, { orderId: entity.order_id, paymentId: entity.id, now: clock.now() });
+      const result = await activatePaidOrder(db, null, { orderId: entity.order_id, paymentId: entity.id, now: clock.now(), config: app.deps.config });
       await note(result.outcome);
       return { ok: true as const, outcome: result.outcome };
     },

@@ -32,6 +32,11 @@ export const schoolDto = z.object({
   hasPaidSubscription: z.boolean(),
   /** a lower plan already paid for, starting when the current plan ends (ruling 28) */
   queuedPlan: z.object({ plan: z.string(), startDate: z.string(), endDate: z.string() }).nullable(),
+  /** the place of supply of its tax invoices and its GSTIN (ruling 33) */
+  state: z.string().nullable(),
+  gstin: z.string().nullable(),
+  /** the master administrator deactivated the school: nobody of it can sign in */
+  deactivated: z.boolean(),
 });
 export type SchoolDto = z.infer<typeof schoolDto>;
 
@@ -39,8 +44,11 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toSchoolDto(stored: SchoolRow, now: Date): SchoolDto {
   const row = effectiveSchool(stored, now);
-  const status = row.subscriptionStatus as SubscriptionStatus;
-  const access = accessState({ subscriptionStatus: status, trialEndsAt: row.trialEndsAt, planEndDate: row.queuedEnd ?? row.planEndDate }, now);
+  const storedStatus = row.subscriptionStatus as SubscriptionStatus;
+  const access = accessState({ subscriptionStatus: storedStatus, trialEndsAt: row.trialEndsAt, planEndDate: row.queuedEnd ?? row.planEndDate }, now);
+  // statuses are always true: a paid plan whose end has passed is expired, whether or not the
+  // scheduled job has written that yet (a cancelled plan stays cancelled: it says no renewal)
+  const status: SubscriptionStatus = storedStatus === 'active' && access.isExpired ? 'expired' : storedStatus;
   const trial = accessState({ subscriptionStatus: 'trial', trialEndsAt: row.trialEndsAt, planEndDate: null }, now);
   return {
     id: row.id,
@@ -64,6 +72,9 @@ export function toSchoolDto(stored: SchoolRow, now: Date): SchoolDto {
       row.queuedPlan && row.queuedStart && row.queuedEnd
         ? { plan: row.queuedPlan, startDate: row.queuedStart.toISOString(), endDate: row.queuedEnd.toISOString() }
         : null,
+    state: row.state,
+    gstin: row.gstin,
+    deactivated: row.deactivatedAt !== null,
   };
 }
 

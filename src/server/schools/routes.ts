@@ -21,7 +21,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: requireSchool,
       schema: {
         tags: ['settings'],
-        summary: "Update the school's name, phone, address, school code and examination board",
+        summary: "Update the school's name, phone, address, school code, examination board, state and GSTIN",
         description:
           'board (optional: cbse, icse, state, jkbose; left out keeps the current one) decides the subject list a class starts with in Results; ' +
           'classes whose list already exists keep it.',
@@ -35,19 +35,20 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
       const now = clock.now();
       const before = await findSchool(db, { schoolId });
       if (!before) throw notFound('School not found');
-      const { name, phone, address, schoolCode, board } = request.body;
+      const { name, phone, address, schoolCode, board, state, gstin } = request.body;
+      const tax = { ...(state === undefined ? {} : { state }), ...(gstin === undefined ? {} : { gstin }) };
       const updated = await db.transaction(async (tx) => {
         const [row] = await tx
           .update(schools)
-          .set({ name, phone: phone ?? '', address: address ?? '', schoolCode, ...(board ? { board } : {}), updatedAt: now })
+          .set({ name, phone: phone ?? '', address: address ?? '', schoolCode, ...(board ? { board } : {}), ...tax, updatedAt: now })
           .where(eq(schools.id, schoolId))
           .returning();
         await audit(tx, request, {
           action: 'school.update',
           entity: 'school',
           entityId: schoolId,
-          before: { name: before.name, phone: before.phone, address: before.address, schoolCode: before.schoolCode, board: before.board },
-          after: { name, phone, address, schoolCode, board: board ?? before.board },
+          before: { name: before.name, phone: before.phone, address: before.address, schoolCode: before.schoolCode, board: before.board, state: before.state, gstin: before.gstin },
+          after: { name, phone, address, schoolCode, board: board ?? before.board, state: state === undefined ? before.state : state, gstin: gstin === undefined ? before.gstin : gstin },
         });
         return row!;
       });

@@ -57,6 +57,7 @@ export const router = createBrowserRouter([
           { path: '/dashboard', lazy: page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage') },
           { path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') },
           { path: '/school/settings', lazy: page(() => import('@/web/features/settings/settings-page'), 'SettingsPage') },
+          { path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') },
           { path: '/school/reports/print', lazy: page(() => import('@/web/features/reports/report-print-page'), 'ReportPrintPage') },
           { path: '/school/receipts/:id/print', lazy: page(() => import('@/web/features/fees/receipt-print-page'), 'ReceiptPrintPage') },
         ],

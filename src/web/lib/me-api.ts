@@ -38,6 +38,11 @@ export interface School {
   hasPaidSubscription: boolean;
   /** a lower plan already paid for, starting when the current one ends (ruling 28) */
   queuedPlan: { plan: string; startDate: string; endDate: string } | null;
+  /** the place of supply of its tax invoices and its GSTIN (ruling 33) */
+  state: string | null;
+  gstin: string | null;
+  /** deactivated by the master administrator */
+  deactivated: boolean;
 }
 
 export interface Me {

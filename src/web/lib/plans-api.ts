@@ -21,3 +21,14 @@ export const plansQuery = () => queryOptions({ queryKey: ['/api/plans'], queryFn
 export const SUBSCRIPTION_PATH = '/subscription-required';
 
 export const studentLimitText = (limit: Plan['studentLimit']) => (limit === 'unlimited' ? 'Unlimited students' : `Up to ${limit} students`);
+
+export interface TrialStatus {
+  status: 'trial' | 'active' | 'expired' | 'cancelled';
+  isExpired: boolean;
+  daysRemaining: number | null;
+  trialEndsAt: string | null;
+}
+
+/** The trial countdown (issue 12): GET /api/trial-status, refreshed every 5 minutes while shown. */
+export const trialStatusQuery = () =>
+  queryOptions({ queryKey: ['/api/trial-status'], queryFn: () => api.get<TrialStatus>('/api/trial-status'), refetchInterval: 5 * 60_000 });

@@ -9,3 +9,4 @@ export * from './opening';
 export * from './portal';
 export * from './online';
 export * from './exports';
+export * from './billing';

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { plans, schools } from './platform';
 
 /**
@@ -10,7 +10,14 @@ export const subscriptionPayments = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     schoolId: uuid('school_id').notNull().references(() => schools.id),
-    provider: text('provider', { enum: ['razorpay', 'sandbox'] }).notNull(),
+    /** offline: a cheque, NEFT or UPI payment the master administrator recorded */
+    provider: text('provider', { enum: ['razorpay', 'sandbox', 'offline'] }).notNull(),
+    /** online for the providers; cheque, neft or upi for an offline payment */
+    mode: text('mode', { enum: ['online', 'cheque', 'neft', 'upi'] }).notNull().default('online'),
+    /** the cheque number or bank/UPI reference of an offline payment */
+    reference: text('reference'),
+    /** the first-time discount percent the order was priced with (a later catalogue change does not touch it) */
+    discountPercent: integer('discount_percent'),
     orderId: text('order_id').notNull(),
     paymentId: text('payment_id'),
     planId: text('plan_id').notNull().references(() => plans.id),

@@ -15,6 +15,8 @@ export const plans = pgTable('plans', {
   features: jsonb('features').$type<string[]>().notNull(),
   recommended: boolean('recommended').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
+  /** the first-time discount of a school's first paid order (ruling 11), editable per plan */
+  firstTimeDiscountPercent: integer('first_time_discount_percent').notNull().default(50),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -29,6 +31,11 @@ export const schools = pgTable(
     schoolCode: text('school_code'),
     /** the examination board (decision 0032): which subject list a class starts with in Results */
     board: text('board', { enum: BOARDS }).notNull().default(DEFAULT_BOARD),
+    /** the place of supply of its tax invoices (ruling 33) and its GSTIN when registered */
+    state: text('state'),
+    gstin: text('gstin'),
+    /** set by the master administrator: nobody of the school may sign in until reactivated */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     subscriptionPlan: text('subscription_plan').notNull().default('basic').references(() => plans.id),
     subscriptionStatus: text('subscription_status', { enum: ['trial', 'active', 'expired', 'cancelled'] })
       .notNull()

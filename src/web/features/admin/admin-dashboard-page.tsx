@@ -6,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/ta
 import { AnalyticsTab } from './analytics-tab';
 import { adminSchoolsQuery } from './api';
 import { OverviewTab } from './overview-tab';
+import { PlanCatalogueTab } from './plan-catalogue-tab';
 import { PortalShell } from './portal-shell';
 import { SchoolsTab } from './schools-tab';
 import { SecurityTab } from './security-tab';
@@ -63,6 +64,9 @@ export function AdminDashboardPage() {
         </TabsContent>
         <TabsContent value="security">
           <SecurityTab />
+        </TabsContent>
+        <TabsContent value="plans">
+          <PlanCatalogueTab />
         </TabsContent>
       </Tabs>
     </PortalShell>

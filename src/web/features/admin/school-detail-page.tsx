@@ -13,7 +13,7 @@ import { downloadFile } from '@/web/lib/download';
 import { formatDate, rupees } from '@/web/lib/format';
 import { ApiError } from '@/web/lib/request';
 import { schoolBillingQuery, schoolDetailQuery, type SchoolDetail } from './api';
-import { ManageSchoolDialog } from './manage-school-dialog';
+import { ManageSchoolById } from './manage-school-dialog';
 import { PortalShell } from './portal-shell';
 import { planLabel } from './school-stats';
 import { auditDetails } from './security-audit';
@@ -60,7 +60,7 @@ export function SchoolDetailPage() {
       ) : (
         <SchoolView detail={detail.data} onManage={() => setManaging(true)} />
       )}
-      {managing ? <ManageSchoolDialog schoolId={id} open onOpenChange={setManaging} /> : null}
+      {managing ? <ManageSchoolById schoolId={id} onClose={() => setManaging(false)} /> : null}
     </PortalShell>
   );
 }

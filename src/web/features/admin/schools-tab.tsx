@@ -7,7 +7,7 @@ import { Input } from '@/web/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { formatDate } from '@/web/lib/format';
 import type { School } from '@/web/lib/me-api';
-import { ManageSchoolDialog } from './manage-school-dialog';
+import { ManageSchoolById } from './manage-school-dialog';
 import { filterSchools, planLabel } from './school-stats';
 import { SchoolStatusBadge } from './status-badge';
 import { SCHOOLS_TEXTS as T } from './texts';
@@ -91,7 +91,7 @@ export function SchoolsTab({ schools }: { schools: School[] }) {
           </Table>
         )}
       </CardContent>
-      {managing ? <ManageSchoolDialog schoolId={managing} open onOpenChange={(open) => !open && setManaging(null)} /> : null}
+      {managing ? <ManageSchoolById schoolId={managing} onClose={() => setManaging(null)} /> : null}
     </Card>
   );
 }

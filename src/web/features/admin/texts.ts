@@ -10,6 +10,7 @@ export const TAB_LABELS = {
   analytics: 'Analytics',
   system: 'System',
   security: 'Security',
+  plans: 'Plans',
 } as const;
 
 export const STATUS_LABELS = { ok: 'OK', warning: 'Needs attention', down: 'Down' } as const;

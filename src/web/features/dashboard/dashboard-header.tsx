@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { CircleHelpIcon, LogOutIcon, MenuIcon, SparklesIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import type { School } from '@/web/features/auth/api';
@@ -5,7 +6,7 @@ import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { accessBadge, planLabel } from './plan-labels';
-import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
+import { SUBSCRIPTION_PATH, trialStatusQuery } from '@/web/lib/plans-api';
 
 export interface HeaderActions {
   onHelp: () => void;
@@ -14,7 +15,10 @@ export interface HeaderActions {
 }
 
 export function SchoolBadges({ school }: { school: School }) {
-  const access = accessBadge(school);
+  // the trial countdown comes from GET /api/trial-status, refreshed every 5 minutes (issue 12)
+  const trial = useQuery({ ...trialStatusQuery(), enabled: school.subscriptionStatus === 'trial' });
+  const live = trial.data && trial.data.status === 'trial' ? { ...school, trialStatus: { isExpired: trial.data.isExpired, daysRemaining: trial.data.daysRemaining } } : school;
+  const access = accessBadge(live);
   return (
     <div className="flex flex-wrap items-center gap-1.5">
       <Badge variant="outline">{planLabel(school.subscriptionPlan)}</Badge>
@@ -43,7 +47,7 @@ export function DashboardHeader({ school, onOpenMenu, onHelp, onLogout, loggingO
         <Button asChild size="sm" className="hidden md:inline-flex">
           <Link to={SUBSCRIPTION_PATH}>
             <SparklesIcon />
-            Upgrade Plan
+            {school.isExpired ? 'Renew Plan' : 'Upgrade Plan'}
           </Link>
         </Button>
         <ThemeToggle />

@@ -11,7 +11,10 @@ export function planLabel(plan: string): string {
 export type BadgeTone = 'success' | 'warning' | 'destructive' | 'secondary';
 
 /** The trial or active-till badge of the header (platform §4). */
-export function accessBadge(school: Pick<School, 'subscriptionStatus' | 'trialStatus' | 'planEndDate'>): { text: string; tone: BadgeTone } {
+export function accessBadge(school: Pick<School, 'subscriptionStatus' | 'trialStatus' | 'planEndDate' | 'isExpired'>): { text: string; tone: BadgeTone } {
+  // statuses are always true: an ended paid plan never reads "Active till <a past date>"
+  const ended = school.subscriptionStatus !== 'trial' && school.isExpired;
+  if (ended) return { text: school.planEndDate ? `Expired on ${formatDate(school.planEndDate)}` : 'Plan Expired', tone: 'destructive' };
   switch (school.subscriptionStatus) {
     case 'trial': {
       if (school.trialStatus.isExpired) return { text: 'Trial Expired', tone: 'destructive' };

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { School } from '@/web/features/auth/api';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
+import { formatDate } from '@/web/lib/format';
 import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 
 /** The trial messages of operations §8: ending soon (2 days or less) and expired (read-only). */
@@ -30,10 +31,12 @@ export function TrialBanner({ school }: { school: School }) {
     return (
       <Alert variant="destructive">
         <LockIcon />
-        <AlertTitle>Subscription Expired</AlertTitle>
+        <AlertTitle>Subscription Expired{school.planEndDate ? ` on ${formatDate(school.planEndDate)}` : ''}</AlertTitle>
         <AlertDescription>
-          <p>Your plan has ended. Renew it to keep adding and changing records; until then your data is read-only.</p>
-          {upgrade}
+          <p>Your plan has ended. Renew it to keep adding and changing records; until then your data is read-only: receipts, reports and exports still work.</p>
+          <Button asChild size="sm" className="mt-3">
+            <Link to={SUBSCRIPTION_PATH}>Renew Plan</Link>
+          </Button>
         </AlertDescription>
       </Alert>
     );

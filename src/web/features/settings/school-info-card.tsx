@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { schoolInfoSchema, type SchoolInfoInput } from '@/domain/auth';
 import { BOARD_LABELS, BOARDS } from '@/domain/boards';
+import { STATE_NAMES } from '@/domain/invoices';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -14,13 +15,15 @@ import type { School } from '@/web/lib/me-api';
 import { useUpdateSchool } from './api';
 import { SchoolLogoField } from './school-logo-field';
 
-const FIELDS = ['name', 'phone', 'schoolCode', 'address', 'board'] as const;
+const FIELDS = ['name', 'phone', 'schoolCode', 'address', 'board', 'state', 'gstin'] as const;
 const valuesOf = (school: School): SchoolInfoInput => ({
   name: school.name,
   phone: school.phone,
   schoolCode: school.schoolCode ?? '',
   address: school.address,
   board: school.board,
+  state: (school.state ?? null) as SchoolInfoInput['state'],
+  gstin: school.gstin ?? '',
 });
 
 export function SchoolInfoCard({ school }: { school: School }) {
@@ -97,6 +100,19 @@ export function SchoolInfoCard({ school }: { school: School }) {
                 </option>
               ))}
             </NativeSelect>
+          </Field>
+          <Field label="State" htmlFor="schoolState" error={errors.state?.message} hint="The place of supply on your GST tax invoices." className="content-start">
+            <NativeSelect id="schoolState" {...form.register('state', { setValueAs: (v: string | null) => (v ? v : null) })}>
+              <option value="">Choose a state</option>
+              {STATE_NAMES.map((state) => (
+                <option key={state} value={state}>
+                  {state}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field label="GSTIN (optional)" htmlFor="schoolGstin" error={errors.gstin?.message} hint="Printed on your tax invoices, so you can claim input credit." className="content-start">
+            <Input id="schoolGstin" maxLength={15} autoCapitalize="characters" spellCheck={false} placeholder="01ABCDE1234F1Z5" aria-invalid={Boolean(errors.gstin)} {...form.register('gstin')} />
           </Field>
           <Field label="Address" htmlFor="schoolAddress" error={errors.address?.message} className="sm:col-span-2">
             <Textarea id="schoolAddress" rows={3} autoComplete="street-address" {...form.register('address')} />

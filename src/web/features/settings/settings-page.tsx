@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, ShieldCheckIcon, UserIcon } from 'lucide-react';
+import { ArrowLeftIcon, ShieldCheckIcon, UserIcon, WalletIcon } from 'lucide-react';
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import { SETTINGS_CARDS } from '@/web/app/settings-cards';
@@ -39,11 +39,17 @@ export function SettingsPage() {
           <p className="text-sm text-muted-foreground">Manage your sign-in details and your school&apos;s information.</p>
         </div>
         <Card>
-          <CardHeader>
+          <CardHeader className="gap-3 sm:flex-row sm:items-center sm:justify-between">
             <CardTitle className="flex items-center gap-2">
               <UserIcon className="size-5 text-primary" />
               Account Overview
             </CardTitle>
+            <Button variant="outline" size="sm" asChild className="self-start">
+              <Link to="/school/settings/billing">
+                <WalletIcon />
+                Billing &amp; invoices
+              </Link>
+            </Button>
           </CardHeader>
           <CardContent>
             <dl className="grid gap-4 text-sm sm:grid-cols-2">
