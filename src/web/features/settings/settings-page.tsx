@@ -1,5 +1,7 @@
 import { ArrowLeftIcon, ShieldCheckIcon, UserIcon } from 'lucide-react';
+import { Suspense } from 'react';
 import { Link } from 'react-router';
+import { SettingsExtraCards } from '@/web/app/feature-slots';
 import { useSchoolSession } from '@/web/app/session';
 import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
@@ -61,6 +63,9 @@ export function SettingsPage() {
           <ChangeEmailCard currentEmail={user.email} />
         </div>
         <SchoolInfoCard school={school} />
+        <Suspense fallback={null}>
+          <SettingsExtraCards />
+        </Suspense>
       </main>
     </div>
   );
