@@ -28,6 +28,8 @@ import { ReminderScheduler } from './reminders/schedule';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
+import { paymentLinkRoutes } from './payment-links/routes';
+import { publicLinkRoutes } from './payment-links/public-routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -236,6 +238,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(passoutRoutes);
   await app.register(reminderRoutes);
   await app.register(messageWebhookRoutes);
+  await app.register(paymentLinkRoutes);
+  await app.register(publicLinkRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -82,6 +82,8 @@ describe('reminders (ruling 35)', () => {
       ]),
     );
     expect(log[0]!.linkUrl).toMatch(/^http:\/\/school\.test\/pay\//);
+    // the preview's link is reused while it still asks for what is owed: one link, not one per message
+    expect(new Set(log.map((m) => m.linkUrl)).size).toBe(1);
     // ten minutes on, a new reminder is a new send
     ctx.clock.advance(11 * 60_000);
     expect((await school.api.post('/api/reminders/send', { studentIds: [ids.aarav], channel: 'sms' })).json().queued).toEqual([{ studentId: ids.aarav, channel: 'sms' }]);
@@ -140,7 +142,7 @@ describe('reminders (ruling 35)', () => {
 
   it("another school's student is not found, and nothing is queued", async () => {
     const other = await signUpSchool(ctx);
-    const before = await ctx.database.db.select().from(messageOutbox).where(eq(messageOutbox.studentId, ids.aarav));
+    const before = await ctx.database.db.select().from(messageOutbox).where(eq(messageOutbox.studentId, ids.aarav!));
     for (const res of [
       await other.api.post('/api/reminders/send', { studentIds: [ids.aarav] }),
       await other.api.post('/api/reminders/preview', { studentId: ids.aarav }),
@@ -150,7 +152,7 @@ describe('reminders (ruling 35)', () => {
       expect(res.statusCode).toBe(404);
     }
     expect((await other.api.get('/api/reminders/defaulters')).json().students).toEqual([]);
-    expect(await ctx.database.db.select().from(messageOutbox).where(eq(messageOutbox.studentId, ids.aarav))).toHaveLength(before.length);
+    expect(await ctx.database.db.select().from(messageOutbox).where(eq(messageOutbox.studentId, ids.aarav!))).toHaveLength(before.length);
   });
 
   it('the monthly schedule runs once a month, on or after its day; switched on after the day, it starts next month', async () => {

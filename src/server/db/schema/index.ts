@@ -6,3 +6,4 @@ export * from './payments';
 export * from './expenses';
 export * from './mail';
 export * from './messages';
+export * from './online';

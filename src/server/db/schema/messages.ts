@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { paymentLinks } from './online';
 import { schools, users } from './platform';
 import { students } from './students';
 
@@ -22,7 +23,7 @@ export const messageOutbox = pgTable(
     body: text('body').notNull(),
     templateValues: jsonb('template_values').$type<string[]>().notNull(),
     /** the payment link the message carries */
-    linkId: uuid('link_id'),
+    linkId: uuid('link_id').references(() => paymentLinks.id),
     linkUrl: text('link_url'),
     /** who asked: a clerk from Fee Status, a bulk send to defaulters, the monthly schedule, a share from the clerk's phone */
     origin: text('origin', { enum: ['single', 'bulk', 'schedule', 'share'] }).notNull(),

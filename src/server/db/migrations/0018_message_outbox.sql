@@ -35,6 +35,7 @@ CREATE TABLE "reminder_settings" (
 --> statement-breakpoint
 ALTER TABLE "message_outbox" ADD CONSTRAINT "message_outbox_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_outbox" ADD CONSTRAINT "message_outbox_student_id_students_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."students"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "message_outbox" ADD CONSTRAINT "message_outbox_link_id_payment_links_id_fk" FOREIGN KEY ("link_id") REFERENCES "public"."payment_links"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_outbox" ADD CONSTRAINT "message_outbox_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reminder_settings" ADD CONSTRAINT "reminder_settings_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "message_outbox_school_student_idx" ON "message_outbox" USING btree ("school_id","student_id","created_at");--> statement-breakpoint
