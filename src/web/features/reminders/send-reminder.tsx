@@ -26,7 +26,7 @@ export function SendReminderButton({ studentId, studentName }: { studentId: stri
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle>{texts.sendReminderTitle(studentName)}</DialogTitle>
+            <DialogTitle className="leading-snug">{texts.sendReminderTitle(studentName)}</DialogTitle>
             <DialogDescription>{texts.sendReminderDescription}</DialogDescription>
           </DialogHeader>
           {open ? <ReminderForm studentId={studentId} onDone={() => setOpen(false)} /> : null}
@@ -81,14 +81,14 @@ function ReminderForm({ studentId, onDone }: { studentId: string; onDone: () => 
       },
     );
   return (
-    <div className="grid gap-4">
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+    <div className="grid min-w-0 gap-4">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
         <dt className="text-muted-foreground">{texts.amountDue}</dt>
         <dd className="font-semibold" data-testid="reminder-amount">
           {rupees(p.amount)}
         </dd>
         <dt className="text-muted-foreground">{texts.paymentLink}</dt>
-        <dd className="min-w-0 break-all">
+        <dd className="min-w-0 [overflow-wrap:anywhere]">
           <a href={p.linkUrl} target="_blank" rel="noreferrer" className="text-primary underline-offset-4 hover:underline" data-testid="reminder-link">
             {p.linkUrl}
           </a>
@@ -96,7 +96,7 @@ function ReminderForm({ studentId, onDone }: { studentId: string; onDone: () => 
       </dl>
       <div className="grid gap-1.5">
         <p className="text-sm font-medium">{texts.messagePreview}</p>
-        <p className="rounded-lg border bg-muted/40 p-3 text-sm" data-testid="reminder-text">
+        <p className="rounded-lg border bg-muted/40 p-3 text-sm [overflow-wrap:anywhere]" data-testid="reminder-text">
           {p.text}
         </p>
       </div>
