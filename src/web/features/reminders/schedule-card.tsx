@@ -62,14 +62,14 @@ function ScheduleForm({ saved }: { saved: ScheduleSettings }) {
         {texts.scheduleEnabled}
       </label>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="grid gap-1.5">
+        <div className="grid content-start gap-1.5">
           <Label htmlFor="schedule-day">{texts.scheduleDay}</Label>
           <Input id="schedule-day" inputMode="numeric" value={day} onChange={(e) => setDay(e.target.value)} aria-describedby="schedule-day-hint" />
           <p id="schedule-day-hint" className="text-xs text-muted-foreground">
             {texts.dayOfMonthHint}
           </p>
         </div>
-        <div className="grid gap-1.5">
+        <div className="grid content-start gap-1.5">
           <Label htmlFor="schedule-channel">{texts.scheduleChannel}</Label>
           <NativeSelect id="schedule-channel" value={channel} onChange={(e) => setChannel(e.target.value as RequestedChannel)}>
             {REQUESTED_CHANNELS.map((c) => (
