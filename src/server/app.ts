@@ -30,6 +30,9 @@ import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
 import { paymentLinkRoutes } from './payment-links/routes';
 import { publicLinkRoutes } from './payment-links/public-routes';
+import { payingRoutes } from './online-payments/public-routes';
+import { creditRoutes } from './online-payments/credit';
+import { upiConfirmationRoutes } from './online-payments/upi-routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -240,6 +243,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(messageWebhookRoutes);
   await app.register(paymentLinkRoutes);
   await app.register(publicLinkRoutes);
+  await app.register(payingRoutes);
+  await app.register(creditRoutes);
+  await app.register(upiConfirmationRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

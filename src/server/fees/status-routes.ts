@@ -9,6 +9,7 @@ import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
 import { accountFor, loadStudentSession } from './context';
+import { creditBalance } from './credit';
 import {
   carriedSummaryDto,
   money,
@@ -60,6 +61,7 @@ const feeStatusDto = z.object({
     totalDiscount: money,
   }),
   receipts: z.array(receiptDto).describe("the student's receipts in this session, newest first, cancelled ones included"),
+  credit: money.describe("the student's credit (ruling 27): money received online for fees already paid, to apply or refund"),
 });
 
 const outstandingDto = z.object({
@@ -104,9 +106,10 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       const ctx = await loadStudentSession(db, { schoolId, studentId, academicYear: request.query.academicYear });
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);
-      const [carried, receiptRows] = await Promise.all([
+      const [carried, receiptRows, credit] = await Promise.all([
         carriedRead,
         listReceipts(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, limit: 500, offset: 0 }),
+        creditBalance(db, { schoolId, studentId: ctx.student.id }),
       ]);
       const earlier = summariseCarried(carried, (r) => r.sessionStartDate < ctx.session.startDate && r.remaining > 0);
       const outstanding = account.tillDate.outstanding;
@@ -139,6 +142,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
           totalDiscount: rupees(account.totalDiscount),
         },
         receipts: receiptRows.map(toReceiptDto),
+        credit: rupees(credit),
       };
     },
   );

@@ -7,7 +7,7 @@ import { paise, toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { academicSessions, receiptCounters, receiptLines, receipts, users } from '../db/schema';
 import { indiaDate } from '../../domain/sessions';
-import { audit } from '../lib/audit';
+import { audit, type AuditActor } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
 import { findReceiptByClientId, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
@@ -72,9 +72,17 @@ export async function replayed(tx: Db, { schoolId, clientId, hash }: { schoolId:
   return seen;
 }
 
-async function receivedByName(tx: Db, request: FastifyRequest, given: string | null): Promise<string> {
+/**
+ * Who writes a receipt: a signed-in request, or the system on the school's behalf (an online
+ * payment confirmed by the gateway's callback or webhook, which names its "Received by").
+ */
+export type ReceiptActor = FastifyRequest | Exclude<AuditActor, FastifyRequest>;
+
+const userIdOf = (actor: ReceiptActor): string | null => ('headers' in actor ? (actor.auth?.userId ?? null) : (actor.userId ?? null));
+
+async function receivedByName(tx: Db, request: ReceiptActor, given: string | null): Promise<string> {
   if (given) return given;
-  const userId = request.auth?.userId;
+  const userId = userIdOf(request);
   if (!userId) return 'School office';
   const [row] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
   return row?.username ?? 'School office';
@@ -85,7 +93,7 @@ async function receivedByName(tx: Db, request: FastifyRequest, given: string | n
  * counter row in the same transaction (ruling 4): a rollback gives it back, and a simultaneous
  * receipt waits on the counter row, so numbers are consecutive with no gaps and no repeats.
  */
-export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewReceipt): Promise<ReceiptWithLines> {
+export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewReceipt): Promise<ReceiptWithLines> {
   assertWithinDues(input);
   const total = paise(input.lines.reduce((s, l) => s + l.amount, 0));
   const receivedBy = await receivedByName(tx, request, input.details.receivedBy);
@@ -121,7 +129,7 @@ export async function writeReceipt(tx: Db, request: FastifyRequest, input: NewRe
       upiReference: input.details.upiReference,
       transactionReference: input.details.transactionReference,
       receivedBy,
-      receivedByUserId: request.auth?.userId ?? null,
+      receivedByUserId: userIdOf(request),
       receivedAt: input.receivedAt,
       totalPaise: total,
       clientId: input.clientId,
