@@ -140,7 +140,7 @@ describe('the sender: retries with backoff, fails after the last try, delivery w
     fake = await startFakeProvider((n) => ({ messages: [{ id: `wamid.${n}` }] }));
     ctx = await createTestApp({
       now: new Date('2026-11-22T05:30:00.000Z'),
-      env: { WHATSAPP_TOKEN: 'EAAG-test-token', WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TEMPLATE: 'fee_reminder', WHATSAPP_API_URL: fake.url, WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'verify-me-please' },
+      env: { WHATSAPP_TOKEN: 'EAAG-test-token', WHATSAPP_PHONE_NUMBER_ID: '1234567890', WHATSAPP_TEMPLATE: 'fee_reminder', WHATSAPP_API_URL: fake.url, WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'verify-me-please', SMS_API_KEY: 'msg91-auth-key', SMS_SENDER_ID: 'SCHOOL', SMS_DLT_TEMPLATE_ID: '1107161234567890123', SMS_API_URL: `${fake.url}/api/v5/flow`, SMS_WEBHOOK_TOKEN: 'sms-webhook-token-0123456789' },
       messageWorker: { start: false, retryDelaysMs: [30_000, 120_000], sendTimeoutMs: 500 },
     });
     school = await signUpSchool(ctx);
@@ -239,6 +239,18 @@ describe('the sender: retries with backoff, fails after the last try, delivery w
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toBe('12345');
     expect((await api.get('/api/messages/webhook/whatsapp?hub.mode=subscribe&hub.verify_token=wrong-token&hub.challenge=1')).statusCode).toBe(403);
+  });
+
+  it('the SMS gateway’s delivery report is taken only at the URL with the token', async () => {
+    const id = await queue();
+    await ctx.database.db.update(messageOutbox).set({ channel: 'sms', status: 'sent', providerMessageId: 'req-sms-1' }).where(eq(messageOutbox.id, id));
+    const report = [{ requestId: 'req-sms-1', status: 'delivered', number: '919876543210' }];
+    const wrong = await ctx.app.inject({ method: 'POST', url: '/api/messages/webhook/sms/not-the-token-at-all', payload: report });
+    expect(wrong.statusCode).toBe(404);
+    expect((await row(id)).status).toBe('sent');
+    const right = await ctx.app.inject({ method: 'POST', url: '/api/messages/webhook/sms/sms-webhook-token-0123456789', payload: report });
+    expect(right.json()).toEqual({ ok: true, updated: 1 });
+    expect((await row(id)).status).toBe('delivered');
   });
 
   it("another school's message log is not found", async () => {

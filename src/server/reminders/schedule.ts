@@ -80,6 +80,7 @@ const notRunIn = (month: string) => or(isNull(reminderSettings.lastRunMonth), lt
 /** Looks for due schedules every `intervalMs` (an hour): the day of month is coarse, an hour late is fine. */
 export class ReminderScheduler {
   private timer: NodeJS.Timeout | undefined;
+  private firstLook: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | null = null;
   constructor(
     private readonly db: Db,
@@ -95,11 +96,13 @@ export class ReminderScheduler {
     this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the reminder schedule could not run')), this.intervalMs);
     this.timer.unref();
     // a first look shortly after start, so a server restarted on the 5th does not wait an hour
-    setTimeout(() => void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the reminder schedule could not run')), 30_000).unref();
+    this.firstLook = setTimeout(() => void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the reminder schedule could not run')), 30_000);
+    this.firstLook.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.firstLook);
     this.timer = undefined;
     await this.running;
   }

@@ -11,6 +11,7 @@ import {
 import type { Db } from '../db/client';
 import { messageOutbox, schools, students } from '../db/schema';
 import { HttpError, notFound } from '../lib/errors';
+import { isUuid } from '../lib/ids';
 import { lockFor } from '../lib/locks';
 import { queueMessages, type QueuedMessage } from '../messages/outbox';
 import { outstandingLink, type ReminderLink } from './links';
@@ -39,8 +40,7 @@ export interface SendRequest {
 /** The students of the school among `ids`, in the order asked; a missing one is 404 (another school's student is not found). */
 async function loadStudents(tx: Db, schoolId: string, ids: string[]): Promise<StudentRow[]> {
   const unique = [...new Set(ids)];
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!unique.every((id) => uuid.test(id))) throw notFound('Student not found');
+  if (!unique.every(isUuid)) throw notFound('Student not found');
   const rows = await tx.select().from(students).where(and(eq(students.schoolId, schoolId), inArray(students.id, unique)));
   if (rows.length !== unique.length) throw notFound('Student not found');
   const byId = new Map(rows.map((r) => [r.id, r]));
