@@ -38,7 +38,10 @@ export async function classStructure(school: FeeSchool, className: string, acade
   });
 }
 
-export async function addStudent(school: FeeSchool, student: { name: string; class: string; section?: string; monthlyBusFee?: string }) {
+export async function addStudent(
+  school: FeeSchool,
+  student: { name: string; class: string; section?: string; monthlyBusFee?: string; parentPhone?: string; parentWhatsApp?: string },
+) {
   // enrolled since the session began: monthly fees from its first month
   return school.call<{ id: string; rollNumber: number }>('POST', '/api/students', { section: 'A', monthlyBusFee: '0', feesFromMonth: school.session.startDate.slice(0, 7), ...student });
 }

@@ -24,6 +24,12 @@ import { registerNoStore } from './lib/no-store';
 import { validatorCompiler } from './lib/validation';
 import type { Mailer } from './mail/mailer';
 import { MailWorker, type MailWorkerOptions } from './mail/outbox';
+import { createMessageProvider } from './messages/create';
+import { MessageWorker, type MessageWorkerOptions } from './messages/outbox';
+import type { MessageProvider } from './messages/provider';
+import { messageWebhookRoutes } from './messages/webhook-routes';
+import { reminderRoutes } from './reminders/routes';
+import { ReminderScheduler } from './reminders/schedule';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
@@ -62,6 +68,8 @@ export interface AppDeps {
   throttle: Throttle;
   cipher: FieldCipher;
   payments: PaymentProvider;
+  /** where reminders leave: the development outbox, WhatsApp Cloud and/or the SMS gateway (decision 0040) */
+  messages: MessageProvider;
 }
 
 declare module 'fastify' {
@@ -71,6 +79,10 @@ declare module 'fastify' {
     mailWorker: MailWorker;
     /** 5xx answers of the last hour, for the System tab (decision 0035) */
     serverErrors: ServerErrorCounter;
+    /** sends the message outbox (reminders) in the background, like mailWorker */
+    messageWorker: MessageWorker;
+    /** runs the schools' monthly reminder schedules */
+    reminderScheduler: ReminderScheduler;
   }
 }
 
@@ -91,6 +103,10 @@ export interface BuildOptions {
    * `app.mailWorker.runOnce()`.
    */
   mailWorker?: { start?: boolean } & Partial<Pick<MailWorkerOptions, 'pollMs' | 'retryDelaysMs' | 'sendTimeoutMs'>>;
+  /** defaults to what the configuration asks for (MESSAGES_PROVIDER) */
+  messages?: MessageProvider;
+  /** the message sender's settings; `start: false` leaves it (and the reminder schedule) to the test */
+  messageWorker?: { start?: boolean } & Partial<Pick<MessageWorkerOptions, 'pollMs' | 'retryDelaysMs' | 'sendTimeoutMs'>>;
 }
 
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
@@ -130,6 +146,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     throttle: new Throttle(options.db, options.clock),
     cipher: new FieldCipher(options.config.encryptionKey),
     payments: options.payments ?? createPaymentProvider(options.config),
+    messages: options.messages ?? createMessageProvider(options.config),
   } satisfies AppDeps);
 
   registerErrorHandler(app);
@@ -153,6 +170,37 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onResponse', async () => mailWorker.nudgeIfQueued());
   if (startMailWorker) app.addHook('onReady', async () => mailWorker.start());
   app.addHook('onClose', async () => mailWorker.stop());
+
+  const { start: startMessageWorker = true, ...messageWorkerOptions } = options.messageWorker ?? {};
+  const messageWorker = new MessageWorker({
+    db: options.db,
+    provider: app.deps.messages,
+    clock: options.clock,
+    log: app.log.child({ component: 'message-worker' }),
+    ...messageWorkerOptions,
+  });
+  const reminderScheduler = new ReminderScheduler(options.db, app.deps.messages, options.clock, () => messageWorker.nudge(), app.log.child({ component: 'reminder-schedule' }));
+  app.decorate('messageWorker', messageWorker);
+  app.decorate('reminderScheduler', reminderScheduler);
+  app.addHook('onResponse', async () => messageWorker.nudgeIfQueued());
+  if (startMessageWorker) {
+    app.addHook('onReady', async () => {
+      messageWorker.start();
+      reminderScheduler.start();
+    });
+  }
+  app.addHook('onReady', async () => {
+    // ruling 31's "failures visible": a live server that cannot send reminders says so at every start
+    if (options.config.messages.provider === 'none') {
+      app.log.warn(
+        'Reminders are OFF: no WhatsApp or SMS settings (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_TEMPLATE or SMS_API_KEY, SMS_SENDER_ID, SMS_DLT_TEMPLATE_ID). Sending a reminder is refused until they are set.',
+      );
+    }
+  });
+  app.addHook('onClose', async () => {
+    await reminderScheduler.stop();
+    await messageWorker.stop();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -213,6 +261,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
   await app.register(openingRoutes);
+  await app.register(reminderRoutes);
+  await app.register(messageWebhookRoutes);
   await app.register(paymentLinkRoutes);
   await app.register(publicLinkRoutes);
   await app.register(payingRoutes);

@@ -38,6 +38,20 @@ const envSchema = z
     SUPPLIER_STATE: z.enum(STATE_NAMES, { message: 'SUPPLIER_STATE must be an Indian state or union territory, spelt as in src/domain/invoices.ts (e.g. Jammu and Kashmir)' }).default('Jammu and Kashmir'),
     SUPPLIER_GSTIN: z.string().trim().toUpperCase().optional(),
     SUPPLIER_SAC: z.string().regex(/^\d{6}$/, 'SUPPLIER_SAC must be a 6-digit SAC code').default('998315'),
+    MESSAGES_PROVIDER: z.enum(['outbox', 'gateways'], { message: 'MESSAGES_PROVIDER must be outbox or gateways' }).optional(),
+    WHATSAPP_TOKEN: z.string().min(8, 'WHATSAPP_TOKEN looks too short').optional(),
+    WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,20}$/, 'WHATSAPP_PHONE_NUMBER_ID must be the digits of the phone number id').optional(),
+    WHATSAPP_TEMPLATE: z.string().regex(/^[a-z0-9_]{1,512}$/, 'WHATSAPP_TEMPLATE must be the approved template name (lower case, digits, _)').optional(),
+    WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'WHATSAPP_TEMPLATE_LANGUAGE must be a code such as en or en_US').default('en'),
+    WHATSAPP_API_URL: z.string().url('WHATSAPP_API_URL must be a full URL such as https://graph.facebook.com/v21.0').default('https://graph.facebook.com/v21.0'),
+    WHATSAPP_APP_SECRET: z.string().min(8, 'WHATSAPP_APP_SECRET looks too short').optional(),
+    WHATSAPP_VERIFY_TOKEN: z.string().min(8, 'WHATSAPP_VERIFY_TOKEN looks too short').optional(),
+    SMS_API_URL: z.string().url('SMS_API_URL must be a full URL such as https://control.msg91.com/api/v5/flow').default('https://control.msg91.com/api/v5/flow'),
+    SMS_API_KEY: z.string().min(8, 'SMS_API_KEY looks too short').optional(),
+    SMS_SENDER_ID: z.string().regex(/^[A-Z]{6}$/, 'SMS_SENDER_ID must be the six capital letters of the DLT sender id (header)').optional(),
+    SMS_DLT_TEMPLATE_ID: z.string().regex(/^\w{6,40}$/, 'SMS_DLT_TEMPLATE_ID must be the template id registered on DLT').optional(),
+    SMS_DLT_ENTITY_ID: z.string().regex(/^\d{6,30}$/, 'SMS_DLT_ENTITY_ID must be the digits of the DLT principal entity id').optional(),
+    SMS_WEBHOOK_TOKEN: z.string().min(16, 'SMS_WEBHOOK_TOKEN must be at least 16 characters').optional(),
     SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
     TRUST_PROXY: z
       .string()
@@ -67,12 +81,29 @@ const envSchema = z
     message: 'PAYMENTS_PROVIDER=razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
     path: ['PAYMENTS_PROVIDER'],
   })
+  .refine((v) => allOrNone(v.WHATSAPP_TOKEN, v.WHATSAPP_PHONE_NUMBER_ID, v.WHATSAPP_TEMPLATE), {
+    message: 'Set WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_TEMPLATE together',
+    path: ['WHATSAPP_TEMPLATE'],
+  })
+  .refine((v) => allOrNone(v.SMS_API_KEY, v.SMS_SENDER_ID, v.SMS_DLT_TEMPLATE_ID), {
+    message: 'Set SMS_API_KEY, SMS_SENDER_ID and SMS_DLT_TEMPLATE_ID together',
+    path: ['SMS_DLT_TEMPLATE_ID'],
+  })
+  .refine((v) => v.MESSAGES_PROVIDER !== 'gateways' || Boolean(v.WHATSAPP_TOKEN || v.SMS_API_KEY), {
+    message: 'MESSAGES_PROVIDER=gateways needs the WhatsApp settings (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_TEMPLATE), the SMS settings (SMS_API_KEY, SMS_SENDER_ID, SMS_DLT_TEMPLATE_ID), or both',
+    path: ['MESSAGES_PROVIDER'],
+  })
   // ruling 29: a live server never falls back to the sandbox (every plan free) because keys were forgotten
   .refine((v) => v.NODE_ENV !== 'production' || v.PAYMENTS_PROVIDER === 'sandbox' || Boolean(v.RAZORPAY_KEY_ID && v.RAZORPAY_KEY_SECRET), {
     message:
       'In production, set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET for real payments, or PAYMENTS_PROVIDER=sandbox to run the test checkout on purpose',
     path: ['PAYMENTS_PROVIDER'],
   });
+
+function allOrNone(...values: Array<string | undefined>): boolean {
+  const set = values.filter(Boolean).length;
+  return set === 0 || set === values.length;
+}
 
 const TRUST_PROXY_MESSAGE =
   'TRUST_PROXY must be the number of proxies in front of the app (such as 1) or a comma-separated list of their addresses or networks (such as 10.0.0.1,192.168.0.0/16)';
@@ -133,6 +164,20 @@ export interface Config {
   appVersion: string | undefined;
   /** who issues the subscription tax invoices (ruling 33) and their number prefix */
   invoices: { prefix: string; supplier: { name: string; address: string; state: string; gstin: string | null; sac: string } };
+  /** how reminders leave (decision 0040) */
+  messages: MessagesConfig;
+}
+
+export interface MessagesConfig {
+  /**
+   * `outbox`: files in DATA_DIR/messages and the console (development, or chosen on purpose);
+   * `gateways`: WhatsApp Cloud and/or the SMS gateway below; `none`: production with neither, where
+   * reminders are refused with a message naming the settings (never queued and silently dropped).
+   */
+  provider: 'outbox' | 'gateways' | 'none';
+  outboxDir: string;
+  whatsapp: { token: string; phoneNumberId: string; template: string; language: string; apiUrl: string; appSecret: string | undefined; verifyToken: string | undefined } | undefined;
+  sms: { apiUrl: string; apiKey: string; senderId: string; dltTemplateId: string; dltEntityId: string | undefined; webhookToken: string | undefined } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -181,7 +226,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       prefix: e.INVOICE_PREFIX,
       supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS, state: e.SUPPLIER_STATE, gstin: e.SUPPLIER_GSTIN ?? null, sac: e.SUPPLIER_SAC },
     },
+    messages: messagesConfig(e, dataDir),
   };
+}
+
+function messagesConfig(e: z.output<typeof envSchema>, dataDir: string): MessagesConfig {
+  const whatsapp =
+    e.WHATSAPP_TOKEN && e.WHATSAPP_PHONE_NUMBER_ID && e.WHATSAPP_TEMPLATE
+      ? {
+          token: e.WHATSAPP_TOKEN,
+          phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
+          template: e.WHATSAPP_TEMPLATE,
+          language: e.WHATSAPP_TEMPLATE_LANGUAGE,
+          apiUrl: e.WHATSAPP_API_URL.replace(/\/$/, ''),
+          appSecret: e.WHATSAPP_APP_SECRET,
+          verifyToken: e.WHATSAPP_VERIFY_TOKEN,
+        }
+      : undefined;
+  const sms =
+    e.SMS_API_KEY && e.SMS_SENDER_ID && e.SMS_DLT_TEMPLATE_ID
+      ? {
+          apiUrl: e.SMS_API_URL,
+          apiKey: e.SMS_API_KEY,
+          senderId: e.SMS_SENDER_ID,
+          dltTemplateId: e.SMS_DLT_TEMPLATE_ID,
+          dltEntityId: e.SMS_DLT_ENTITY_ID,
+          webhookToken: e.SMS_WEBHOOK_TOKEN,
+        }
+      : undefined;
+  // an explicit choice wins; then configured gateways; the file outbox only off a live server
+  const provider = e.MESSAGES_PROVIDER ?? (whatsapp || sms ? 'gateways' : e.NODE_ENV === 'production' ? 'none' : 'outbox');
+  return { provider, outboxDir: path.join(dataDir, 'messages'), whatsapp, sms };
 }
 
 /** Without SESSION_SECRET (or ENCRYPTION_KEY), a random secret is made once and kept in DATA_DIR so it survives restarts. */

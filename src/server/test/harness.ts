@@ -57,6 +57,8 @@ export async function createTestApp(
     now?: Date;
     env?: Record<string, string>;
     mailWorker?: BuildOptions['mailWorker'];
+    messageWorker?: BuildOptions['messageWorker'];
+    messages?: BuildOptions['messages'];
     smtpTimeouts?: SmtpTimeouts;
     /** an app on this database instead of a fresh copy */
     database?: Database;
@@ -82,6 +84,8 @@ export async function createTestApp(
     clock,
     mailer: createSmtpMailer(smtp.url, config.mailFrom, options.smtpTimeouts ?? DEFAULT_SMTP_TIMEOUTS),
     ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
+    ...(options.messageWorker ? { messageWorker: options.messageWorker } : {}),
+    ...(options.messages ? { messages: options.messages } : {}),
     logger: options.logger,
   });
   await app.ready();

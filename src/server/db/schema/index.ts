@@ -7,6 +7,7 @@ export * from './expenses';
 export * from './mail';
 export * from './opening';
 export * from './portal';
+export * from './messages';
 export * from './online';
 export * from './exports';
 export * from './billing';

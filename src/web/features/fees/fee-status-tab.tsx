@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
+import { FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -51,6 +52,11 @@ function StatusScreen() {
   useErrorToast(state.errors.roster ?? state.errors.classes, 'Failed to fetch students');
   return (
     <>
+      <div className="flex justify-end">
+        <Suspense fallback={null}>
+          <FeeStatusTools />
+        </Suspense>
+      </div>
       <Card>
         <CardContent className="pt-5 sm:pt-6">
           <StudentPicker state={state} idPrefix="status" />
@@ -104,6 +110,9 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
               Record Fee Payment
             </Button>
           ) : null}
+          <Suspense fallback={null}>
+            <FeeStatusStudentActions studentId={data.student.id} studentName={data.student.name} />
+          </Suspense>
         </div>
       </div>
       {data.closed ? (
@@ -136,6 +145,9 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
           <ReceiptHistory receipts={data.receipts} emptyText={`No receipts for ${data.student.name} in ${data.session.name} yet.`} />
         </CardContent>
       </Card>
+      <Suspense fallback={null}>
+        <FeeStatusStudentPanels studentId={data.student.id} />
+      </Suspense>
       {state.student ? <RecordPaymentDialog student={state.student} open={paying} onOpenChange={setPaying} /> : null}
     </div>
   );

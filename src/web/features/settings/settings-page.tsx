@@ -2,6 +2,7 @@ import { ArrowLeftIcon, ShieldCheckIcon, UserIcon, WalletIcon } from 'lucide-rea
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import { SETTINGS_CARDS } from '@/web/app/settings-cards';
+import { SettingsExtraCards } from '@/web/app/feature-slots';
 import { useSchoolSession } from '@/web/app/session';
 import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
@@ -73,6 +74,7 @@ export function SettingsPage() {
           {SETTINGS_CARDS.map((Extra, i) => (
             <Extra key={i} />
           ))}
+          <SettingsExtraCards />
         </Suspense>
       </main>
     </div>
