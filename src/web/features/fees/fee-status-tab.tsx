@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
+import { FeeStatusPanels } from '@/web/app/fee-status-panels';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -127,6 +128,7 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
         <YearlyCard data={data} />
         <LedgerCard data={data} />
       </div>
+      <FeeStatusPanels student={data.student} academicYear={academicYear} account={data.account} previousBalance={data.previousBalance} ledger={data.ledger} />
       <Card>
         <CardHeader>
           <CardTitle>Receipts</CardTitle>
