@@ -7,6 +7,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { ChangeEmailCard } from './change-email-card';
 import { ChangePasswordCard } from './change-password-card';
+import { OnlinePaymentsCard } from './online-payments-card';
 import { SchoolInfoCard } from './school-info-card';
 
 /** Account Settings (operations §2 /school/settings): four cards. */
@@ -61,6 +62,8 @@ export function SettingsPage() {
           <ChangeEmailCard currentEmail={user.email} />
         </div>
         <SchoolInfoCard school={school} />
+        {/* issue 13: administrators only (ruling 32); every school user is one until staff roles arrive */}
+        {user.role === 'school_admin' ? <OnlinePaymentsCard /> : null}
       </main>
     </div>
   );
