@@ -27,5 +27,14 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   'monthly-fees': lazy(() => import('@/web/features/fees/monthly-fees-tab').then((m) => ({ default: m.MonthlyFeesTab }))),
   'yearly-fees': lazy(() => import('@/web/features/fees/yearly-fees-tab').then((m) => ({ default: m.YearlyFeesTab }))),
   'student-fee-status': lazy(() => import('@/web/features/fees/fee-status-tab').then((m) => ({ default: m.FeeStatusTab }))),
+  'online-payments': lazy(() => import('@/web/features/payment-links/online-payments-tab').then((m) => ({ default: () => <m.OnlinePaymentsTab /> }))),
   passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
+};
+
+/**
+ * A small count beside a tab's name in the menu (the UPI payments waiting for the clerk), put
+ * together here for the same reason as the panels.
+ */
+export const DASHBOARD_NAV_BADGES: Partial<Record<DashboardTabId, LazyExoticComponent<ComponentType>>> = {
+  'online-payments': lazy(() => import('@/web/features/payment-links/upi-confirmations').then((m) => ({ default: m.UpiPendingCount }))),
 };
