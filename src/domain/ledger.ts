@@ -58,7 +58,8 @@ export const YEARLY_LOCK_WORD: Record<YearlyHead, string> = {
 export const yearlyLockedMessage = (head: YearlyHead) =>
   `This ${YEARLY_LOCK_WORD[head]} fee cannot be modified once entered for the current academic year.`;
 
-export const PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer', 'online'] as const;
+/** `credit`: paid from the student's credit (ruling 27), money already counted when it arrived online */
+export const PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer', 'online', 'credit'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 /** Modes a person records at the counter; `online` is written only by the payment gateway. */
 export const COUNTER_PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer'] as const;

@@ -22,6 +22,8 @@ import { MailWorker, type MailWorkerOptions } from './mail/outbox';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
+import { paymentLinkRoutes } from './payment-links/routes';
+import { publicLinkRoutes } from './payment-links/public-routes';
 import { planRoutes } from './plans/routes';
 import { schoolRoutes } from './schools/routes';
 import { feeStructureRoutes } from './fee-structures/routes';
@@ -186,6 +188,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(reportRoutes);
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
+  await app.register(paymentLinkRoutes);
+  await app.register(publicLinkRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

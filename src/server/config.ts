@@ -26,6 +26,7 @@ const envSchema = z
     RAZORPAY_KEY_ID: z.string().regex(/^rzp_(test|live)_\w+$/, 'RAZORPAY_KEY_ID must look like rzp_test_… or rzp_live_…').optional(),
     RAZORPAY_KEY_SECRET: z.string().min(8, 'RAZORPAY_KEY_SECRET looks too short').optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'RAZORPAY_WEBHOOK_SECRET looks too short').optional(),
+    RAZORPAY_API_URL: z.string().url('RAZORPAY_API_URL must be a full URL such as https://api.razorpay.com').optional(),
     PAYMENTS_PROVIDER: z
       .enum(['razorpay', 'sandbox'], { message: 'PAYMENTS_PROVIDER must be razorpay or sandbox' })
       .optional(),
@@ -97,6 +98,8 @@ export interface Config {
   paymentsProvider: 'razorpay' | 'sandbox';
   /** Razorpay keys; set exactly when paymentsProvider is 'razorpay' */
   razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
+  /** Razorpay's API address (schools' own keys too); a test points it at a local fake server */
+  razorpayApiUrl: string;
   sessionSecret: string;
   /** encrypts Aadhaar numbers at rest; losing it makes stored numbers unreadable */
   encryptionKey: string;
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
     paymentsProvider: provider,
     razorpay,
+    razorpayApiUrl: (e.RAZORPAY_API_URL ?? 'https://api.razorpay.com').replace(/\/$/, ''),
     sessionSecret: e.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret'),
     encryptionKey: e.ENCRYPTION_KEY ?? persistentSecret(dataDir, 'encryption-key'),
     isDevelopment: e.NODE_ENV === 'development',

@@ -40,3 +40,9 @@ export function retryMessage(seconds: number): string {
 export function recoveryRetryMessage(seconds: number): string {
   return `Too many requests for this email address. Please try again in ${minutes(seconds)}.`;
 }
+
+/**
+ * The public payment-link calls (ruling 23) per IP: a parent opens, pays and checks a link with a
+ * handful of calls; a script walking tokens is stopped long before it could find one.
+ */
+export const PAY_LINK_PER_IP: ThrottleRule = { name: 'pay-link-ip', limit: 60, windowMs: 60_000 };

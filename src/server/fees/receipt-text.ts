@@ -6,6 +6,7 @@ const MODE_LABELS: Record<ReceiptDto['paymentMode'], string> = {
   upi: 'UPI',
   bank_transfer: 'Bank Transfer',
   online: 'Online',
+  credit: "From the student's credit",
 };
 
 /** "Cheque No. 123456, State Bank of India", "UPI (ref 4093…)", "Cash". */

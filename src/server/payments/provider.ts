@@ -39,22 +39,37 @@ export class RazorpayProvider implements PaymentProvider {
     private readonly keySecret: string,
     private readonly webhookSecret: string | undefined,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** the API's address and patience; tests point it at a local fake server */
+    private readonly options: { baseUrl?: string; timeoutMs?: number } = {},
   ) {}
+
+  private get baseUrl(): string {
+    return (this.options.baseUrl ?? 'https://api.razorpay.com').replace(/\/$/, '');
+  }
 
   private authHeader(): string {
     return `Basic ${Buffer.from(`${this.keyId}:${this.keySecret}`).toString('base64')}`;
   }
 
   async createOrder(input: { amountPaise: number; receipt: string; notes: Record<string, string> }) {
-    const res = await this.fetchImpl('https://api.razorpay.com/v1/orders', {
+    const res = await this.fetchImpl(`${this.baseUrl}/v1/orders`, {
       method: 'POST',
       headers: { authorization: this.authHeader(), 'content-type': 'application/json' },
       body: JSON.stringify({ amount: input.amountPaise, currency: 'INR', receipt: input.receipt, notes: input.notes }),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
     });
     if (!res.ok) throw new Error(`Razorpay order failed with ${res.status}`);
-    const order = (await res.json()) as { id: string; amount: number; currency: string };
-    return { id: order.id, amount: order.amount, currency: 'INR' as const };
+    let order: { id?: unknown; amount?: unknown; currency?: unknown };
+    try {
+      order = (await res.json()) as typeof order;
+    } catch {
+      throw new Error('Razorpay answered the order with something that is not JSON');
+    }
+    // an answer without an order id or with another amount is no order: never let a parent pay it
+    if (typeof order.id !== 'string' || !order.id || order.amount !== input.amountPaise) {
+      throw new Error('Razorpay answered the order without its id or with another amount');
+    }
+    return { id: order.id, amount: input.amountPaise, currency: 'INR' as const };
   }
 
   verifyPayment(orderId: string, paymentId: string, signature: string): boolean {
@@ -67,7 +82,7 @@ export class RazorpayProvider implements PaymentProvider {
 
   async ping(): Promise<boolean> {
     try {
-      const res = await this.fetchImpl('https://api.razorpay.com/v1/orders?count=1', {
+      const res = await this.fetchImpl(`${this.baseUrl}/v1/orders?count=1`, {
         headers: { authorization: this.authHeader() },
         signal: AbortSignal.timeout(5_000),
       });

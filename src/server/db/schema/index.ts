@@ -5,3 +5,4 @@ export * from './ledger';
 export * from './payments';
 export * from './expenses';
 export * from './mail';
+export * from './online';
