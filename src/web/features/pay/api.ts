@@ -121,6 +121,8 @@ export type UpiReferenceInput = z.input<typeof upiReferenceSchema>;
 export function linkState(link: PayLink, now: Date): 'expired' | 'paid' | 'inactive' | 'payable' {
   if (link.paymentLink.status === 'paid') return 'paid';
   const expires = new Date(link.paymentLink.expiresAt);
+  // the server says so too when its clock has passed expiresAt
+  if (link.paymentLink.status === 'expired') return 'expired';
   if (!Number.isNaN(expires.getTime()) && expires.getTime() < now.getTime()) return 'expired';
   return link.paymentLink.status === 'active' ? 'payable' : 'inactive';
 }
