@@ -84,6 +84,7 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     expect(params.get('pa')).toBe('dallake@okaxis');
     expect(params.get('am')).toBe('1500.00');
     expect(params.get('cu')).toBe('INR');
+    if (process.env.PAY_SHOTS) await page.screenshot({ path: `${process.env.PAY_SHOTS}/parent-link-375.png`, fullPage: true });
     // one thumb: nothing wider than the phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.getByRole('button', { name: 'Pay / भुगतान करें' }).click();

@@ -43,7 +43,7 @@ export function PayLinkPage() {
           label={PAY_TEXTS.errorTitle}
           title={PAY_TEXTS.errorTitle}
           actions={
-            <Button asChild size="lg" className="h-12 w-full">
+            <Button asChild size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center">
               <Link to="/">{both(PAY_LABELS.home)}</Link>
             </Button>
           }
@@ -126,7 +126,7 @@ function PayMethods({ token }: { token: string }) {
     navigate(`/payment?linkToken=${encodeURIComponent(token)}`);
   };
   return (
-    <Button size="lg" className="h-14 w-full text-lg" onClick={pay}>
+    <Button size="lg" className="h-auto min-h-14 w-full whitespace-normal py-2 text-lg" onClick={pay}>
       {both(PAY_LABELS.pay)}
     </Button>
   );

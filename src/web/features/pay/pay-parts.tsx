@@ -118,7 +118,7 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
 /** The receipt PDF of a paid link: a plain link, so it works without script on any phone. */
 export function DownloadReceiptButton({ token }: { token: string }) {
   return (
-    <Button asChild size="lg" className="h-12 w-full text-base">
+    <Button asChild size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center text-base">
       <a href={receiptPath(token)} download>
         <DownloadIcon />
         {both(PAY_LABELS.downloadReceipt)}

@@ -72,7 +72,7 @@ export function PaymentPage() {
   }, [link.data, methods.data, run]);
 
   const back = (
-    <Button asChild variant="outline" size="lg" className="h-12 w-full">
+    <Button asChild variant="outline" size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center">
       <Link to={`/pay/${encodeURIComponent(token)}`}>{both(PAY_LABELS.backToLink)}</Link>
     </Button>
   );
@@ -86,7 +86,7 @@ export function PaymentPage() {
           label={PAY_TEXTS.errorTitle}
           title={PAY_TEXTS.errorTitle}
           actions={
-            <Button asChild size="lg" className="h-12 w-full">
+            <Button asChild size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center">
               <Link to="/">{both(PAY_LABELS.home)}</Link>
             </Button>
           }
@@ -107,7 +107,7 @@ export function PaymentPage() {
           title={<Bi text={step.kind === 'failed' ? PAY_TEXTS.failedTitle : PAY_TEXTS.cancelled} />}
           actions={
             <>
-              <Button size="lg" className="h-12 w-full" onClick={() => void run()}>
+              <Button size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center" onClick={() => void run()}>
                 {both(PAY_LABELS.tryAgain)}
               </Button>
               {back}

@@ -47,7 +47,7 @@ export function UpiPanel({ token, upi, onSubmitted }: { token: string; upi: NonN
           {upi.payeeName ? <span className="block text-muted-foreground">{upi.payeeName}</span> : null}
         </p>
       </div>
-      <Button asChild variant="outline" size="lg" className="h-12 w-full text-base">
+      <Button asChild variant="outline" size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center text-base">
         <a href={upi.intentUrl} data-testid="upi-intent">
           <SmartphoneIcon />
           {both(PAY_LABELS.payByUpiApp)}
@@ -70,7 +70,7 @@ export function UpiPanel({ token, upi, onSubmitted }: { token: string; upi: NonN
         <Field label={both(PAY_LABELS.payerName)} htmlFor="payerName" error={errors.payerName?.message}>
           <Input id="payerName" autoComplete="name" className="h-12" {...form.register('payerName')} />
         </Field>
-        <Button type="submit" size="lg" className="h-12 w-full text-base" disabled={send.isPending}>
+        <Button type="submit" size="lg" className="h-auto min-h-12 w-full whitespace-normal py-2 text-center text-base" disabled={send.isPending}>
           {both(PAY_LABELS.sendReference)}
         </Button>
       </form>
