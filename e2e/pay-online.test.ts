@@ -33,6 +33,7 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     await card.getByRole('button', { name: 'Save online payments' }).click();
     await soon(() => toast(page, 'Online payments updated').isVisible()).toBe(true);
     expect(await card.getByLabel('Webhook URL').inputValue()).toMatch(/\/api\/pay\/webhook\/.+/);
+    if (process.env.PAY_SHOTS) await card.screenshot({ path: `${process.env.PAY_SHOTS}/settings-card-1280.png` });
     const saved = await school.call<{ upiVpa: string; upiPayeeName: string }>('GET', '/api/settings/payments');
     expect(saved).toMatchObject({ upiVpa: 'dallake@okaxis', upiPayeeName: 'Dal Lake Public School' });
   });
@@ -66,6 +67,11 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     await soon(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain(inr(1500));
     expect(await row.textContent()).toContain('Active');
+    if (process.env.PAY_SHOTS) await panel.screenshot({ path: `${process.env.PAY_SHOTS}/fee-status-links-1280.png` });
+    // the school-wide list in the Online Payments tab has it too
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Online Payments' }).click();
+    await soon(() => page.getByRole('table', { name: 'Payment links' }).getByTestId('link-row').count()).toBe(1);
+    if (process.env.PAY_SHOTS) await page.screenshot({ path: `${process.env.PAY_SHOTS}/online-tab-1280.png`, fullPage: true });
   });
 
   it('a parent opens the link on a phone: school, student, fee month, the amount in rupees, valid until, UPI QR and intent', async () => {
@@ -87,6 +93,14 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     if (process.env.PAY_SHOTS) await page.screenshot({ path: `${process.env.PAY_SHOTS}/parent-link-375.png`, fullPage: true });
     // one thumb: nothing wider than the phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    if (process.env.PAY_SHOTS) {
+      // the theme is the person's choice, kept in localStorage (platform §3)
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.reload();
+      await soon(() => page.getByTestId('pay-amount').isVisible()).toBe(true);
+      await page.screenshot({ path: `${process.env.PAY_SHOTS}/parent-link-375-dark.png`, fullPage: true });
+      await page.evaluate(() => localStorage.removeItem('theme'));
+    }
     await page.getByRole('button', { name: 'Pay / भुगतान करें' }).click();
     await soon(() => page.url()).toContain('/payment?linkToken=');
   });
@@ -111,6 +125,7 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     const page = await e2e.newPage({ mobile: true });
     await page.goto(new URL(link.url, e2e.baseUrl).pathname);
     await soon(() => page.getByRole('heading', { name: 'Payment Link Expired' }).isVisible()).toBe(true);
+    if (process.env.PAY_SHOTS) await page.screenshot({ path: `${process.env.PAY_SHOTS}/expired-375.png` });
     expect(await page.getByText('This payment link has expired. Please contact the school for a new payment link.').isVisible()).toBe(true);
   });
 });
