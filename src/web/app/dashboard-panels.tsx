@@ -39,8 +39,17 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
       },
     })),
   ),
+  'online-payments': lazy(() => import('@/web/features/payment-links/online-payments-tab').then((m) => ({ default: () => <m.OnlinePaymentsTab /> }))),
   passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
 };
 
 /** The welcome banner and onboarding tour (platform §2, §4), shown on the dashboard above the open tab. */
 export const FirstRunGuide = lazy(() => import('@/web/features/onboarding/first-run-guide').then((m) => ({ default: m.FirstRunGuide })));
+
+/**
+ * A small count beside a tab's name in the menu (the UPI payments waiting for the clerk), put
+ * together here for the same reason as the panels.
+ */
+export const DASHBOARD_NAV_BADGES: Partial<Record<DashboardTabId, LazyExoticComponent<ComponentType>>> = {
+  'online-payments': lazy(() => import('@/web/features/payment-links/upi-confirmations').then((m) => ({ default: m.UpiPendingCount }))),
+};

@@ -1,8 +1,9 @@
-import { lazy } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
  * Pieces of one feature shown inside another feature's screen. Features do not import each other;
- * the app puts them together here, as it does the dashboard panels (DASHBOARD_PANELS).
+ * the app puts them together here, as it does the dashboard panels (DASHBOARD_PANELS). One file for
+ * every such slot, so a newcomer finds where a screen gets its extra parts.
  */
 
 /** Fee Status, beside Record Fee Payment: Send reminder (with Share on WhatsApp). */
@@ -14,5 +15,39 @@ export const FeeStatusStudentPanels = lazy(() => import('@/web/features/reminder
 /** Fee Status, above the student picker: Remind defaulters of a class or the school. */
 export const FeeStatusTools = lazy(() => import('@/web/features/reminders/remind-defaulters').then((m) => ({ default: m.RemindDefaultersButton })));
 
-/** Account Settings: the monthly reminder schedule. */
-export const SettingsExtraCards = lazy(() => import('@/web/features/reminders/schedule-card').then((m) => ({ default: m.ReminderScheduleCard })));
+/** What Fee Status passes to the panels under a student's dues: what it already loaded. */
+export interface FeeStatusPanelProps {
+  student: { id: string; name: string; className: string; section: string; rollNumber: number };
+  academicYear: string;
+  /** what is due, per month and head, as Fee Status shows it (amounts are rupee strings) */
+  account: {
+    months: Array<{ key: string; label: string; due: boolean; tuition: { outstanding: string }; bus: { outstanding: string } }>;
+    yearly: { heads: Array<{ head: string; label: string; outstanding: string; status: string }> };
+  };
+  previousBalance: { balance: string };
+  ledger: { outstandingTillDate: string };
+}
+
+const FEE_STATUS_PANELS: Array<LazyExoticComponent<ComponentType<FeeStatusPanelProps>>> = [
+  // payment links and the student's credit (issue 13, ruling 27)
+  lazy(() => import('@/web/features/payment-links/student-online-panel').then((m) => ({ default: m.StudentOnlinePanel }))),
+];
+
+/** Fee Status, under a student's dues: payment links and credit. */
+export function FeeStatusPanels(props: FeeStatusPanelProps) {
+  return (
+    <Suspense fallback={null}>
+      {FEE_STATUS_PANELS.map((Panel, i) => (
+        <Panel key={i} {...props} />
+      ))}
+    </Suspense>
+  );
+}
+
+/** Account Settings, below the school's details: cards other features add. */
+export const SETTINGS_CARDS: ReadonlyArray<LazyExoticComponent<ComponentType>> = [
+  // whole-school data export (ruling 25)
+  lazy(() => import('@/web/features/exports/export-card').then((m) => ({ default: m.ExportCard }))),
+  // the monthly reminder schedule (ruling 35)
+  lazy(() => import('@/web/features/reminders/schedule-card').then((m) => ({ default: m.ReminderScheduleCard }))),
+];

@@ -43,6 +43,10 @@ export const router = createBrowserRouter([
       { path: '/terms', lazy: page(() => import('@/web/features/public/policy-pages'), 'TermsPage') },
       { path: '/refunds', lazy: page(() => import('@/web/features/public/policy-pages'), 'RefundsPage') },
       { path: '/shipping', lazy: page(() => import('@/web/features/public/policy-pages'), 'ShippingPage') },
+      // the public payment link (operations §2, ruling 34): no sign-in
+      { path: '/pay/:linkToken', lazy: page(() => import('@/web/features/pay/pay-link-page'), 'PayLinkPage') },
+      { path: '/pay/:linkToken/success', lazy: page(() => import('@/web/features/pay/pay-success-page'), 'PaySuccessPage') },
+      { path: '/payment', lazy: page(() => import('@/web/features/pay/payment-page'), 'PaymentPage') },
       {
         element: <RequireRole role="master_admin"><Outlet /></RequireRole>,
         children: [

@@ -1,5 +1,7 @@
 import { ExternalLinkIcon } from 'lucide-react';
+import { Suspense } from 'react';
 import { Link } from 'react-router';
+import { DASHBOARD_NAV_BADGES } from '@/web/app/dashboard-panels';
 import { cn } from '@/web/lib/utils';
 import { DASHBOARD_TABS, type DashboardTab } from './tabs';
 
@@ -22,6 +24,7 @@ export function DashboardNav({ activeId, onSelect, onNavigate }: { activeId: str
           );
         }
         const active = tab.id === activeId;
+        const Count = DASHBOARD_NAV_BADGES[tab.id];
         return (
           <button
             key={tab.id}
@@ -33,6 +36,11 @@ export function DashboardNav({ activeId, onSelect, onNavigate }: { activeId: str
           >
             <Icon className="size-4 shrink-0" />
             <span className="flex-1">{tab.label}</span>
+            {Count ? (
+              <Suspense fallback={null}>
+                <Count />
+              </Suspense>
+            ) : null}
           </button>
         );
       })}

@@ -3,6 +3,7 @@ import {
   CalendarCheckIcon,
   CalendarRangeIcon,
   ClipboardListIcon,
+  GlobeIcon,
   GraduationCapIcon,
   LayersIcon,
   ReceiptTextIcon,
@@ -52,6 +53,13 @@ export const DASHBOARD_TABS = [
     icon: ClipboardListIcon,
     requires: ['students'],
     purpose: "See each student's paid and pending months, yearly fees and outstanding balance.",
+  },
+  {
+    id: 'online-payments',
+    label: 'Online Payments',
+    icon: GlobeIcon,
+    requires: ['students'],
+    purpose: 'Send payment links, confirm UPI payments and see every online payment of a day.',
   },
   { id: 'results', label: 'Results', icon: GraduationCapIcon, href: '/school/results', purpose: 'Enter marks and print marksheets.' },
   {

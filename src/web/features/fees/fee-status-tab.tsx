@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
-import { FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
+import { FeeStatusPanels, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -136,6 +136,7 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
         <YearlyCard data={data} />
         <LedgerCard data={data} />
       </div>
+      <FeeStatusPanels student={data.student} academicYear={academicYear} account={data.account} previousBalance={data.previousBalance} ledger={data.ledger} />
       <Card>
         <CardHeader>
           <CardTitle>Receipts</CardTitle>

@@ -1,8 +1,7 @@
 import { ArrowLeftIcon, ShieldCheckIcon, UserIcon, WalletIcon } from 'lucide-react';
 import { Suspense } from 'react';
 import { Link } from 'react-router';
-import { SETTINGS_CARDS } from '@/web/app/settings-cards';
-import { SettingsExtraCards } from '@/web/app/feature-slots';
+import { SETTINGS_CARDS } from '@/web/app/feature-slots';
 import { useSchoolSession } from '@/web/app/session';
 import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
@@ -10,6 +9,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { ChangeEmailCard } from './change-email-card';
 import { ChangePasswordCard } from './change-password-card';
+import { OnlinePaymentsCard } from './online-payments-card';
 import { SchoolInfoCard } from './school-info-card';
 
 /** Account Settings (operations §2 /school/settings): four cards. */
@@ -74,8 +74,9 @@ export function SettingsPage() {
           {SETTINGS_CARDS.map((Extra, i) => (
             <Extra key={i} />
           ))}
-          <SettingsExtraCards />
         </Suspense>
+        {/* issue 13: administrators only (ruling 32); every school user is one until staff roles arrive */}
+        {user.role === 'school_admin' ? <OnlinePaymentsCard /> : null}
       </main>
     </div>
   );
