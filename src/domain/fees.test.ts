@@ -13,7 +13,7 @@ import {
   type FeeClaim,
   type FeeStructureAmounts,
 } from './fees';
-import { FEE_HEADS, type FeeHead } from './ledger';
+import { FEE_HEADS, isBalanceHead, type FeeHead } from './ledger';
 import { paise } from './money';
 import { sessionMonths } from './sessions';
 
@@ -88,7 +88,8 @@ describe('computeSessionAccount (ruling 6)', () => {
   });
 
   const arbLine = fc.record({
-    head: fc.constantFrom(...FEE_HEADS.filter((h) => h !== 'previous_balance')),
+    // balance heads (carried, opening) are paid against their own balances, never a session's account
+    head: fc.constantFrom(...FEE_HEADS.filter((h) => !isBalanceHead(h))),
     month: fc.integer({ min: -1, max: 13 }),
     amount: fc.integer({ min: 1, max: 5_000_000 }),
   });

@@ -20,6 +20,11 @@ const PUBLIC = new Set([
   'GET /api/plans',
   // signed by the payment provider instead of a session (X-Razorpay-Signature)
   'POST /api/payments/webhook',
+  // delivery reports of reminder messages: signed by Meta (X-Hub-Signature-256) or carrying the
+  // gateway's secret path token; both answer 404 until configured (decision 0040)
+  'GET /api/messages/webhook/whatsapp',
+  'POST /api/messages/webhook/whatsapp',
+  'POST /api/messages/webhook/sms/{token}',
 ]);
 const isPublic = (method: string, path: string) => PUBLIC.has(`${method} ${path}`) || path.startsWith('/api/pay/');
 

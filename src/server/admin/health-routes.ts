@@ -7,7 +7,7 @@ import { findTotp } from '../auth/totp-store';
 import { schools, students, users } from '../db/schema';
 import { toSchoolDto } from '../schools/queries';
 import { listLocks } from './locks';
-import { databaseCheck, diskCheck, mailCheck, overall, paymentsCheck, processCheck } from './system-checks';
+import { databaseCheck, diskCheck, mailCheck, messagesCheck, overall, paymentsCheck, processCheck } from './system-checks';
 
 const status = z.enum(['ok', 'warning', 'down']);
 
@@ -41,6 +41,14 @@ const systemDto = z.object({
     failed: z.number().int(),
     oldestQueuedAt: z.string().nullable(),
     lastFailure: z.object({ at: z.string(), error: z.string(), to: z.string(), status: z.enum(['queued', 'sending', 'sent', 'failed']) }).nullable(),
+  }),
+  messages: z.object({
+    status,
+    provider: z.enum(['outbox', 'gateways', 'none']).describe('how reminders leave: development files, WhatsApp/SMS gateways, or off'),
+    pending: z.number().int(),
+    failed: z.number().int(),
+    lastFailureAt: z.string().nullable(),
+    lastError: z.string().nullable(),
   }),
   payments: z.object({
     status,
@@ -159,20 +167,21 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['admin'],
         summary:
-          'The System tab: database latency and migration, mail outbox, payment provider and last webhook, disk under DATA_DIR, memory, uptime, version, 5xx answers in the last hour (master administrator)',
+          'The System tab: database latency and migration, mail outbox, reminder messages, payment provider and last webhook, disk under DATA_DIR, memory, uptime, version, 5xx answers in the last hour (master administrator)',
         security: [{ bearer: [] }],
         response: { 200: systemDto },
       },
     },
     async () => {
-      const [database, mail, payments] = await Promise.all([databaseCheck(app), mailCheck(app), paymentsCheck(app)]);
+      const [database, mail, messages, payments] = await Promise.all([databaseCheck(app), mailCheck(app), messagesCheck(app), paymentsCheck(app)]);
       const disk = diskCheck(app);
       const proc = processCheck(app);
       return {
-        status: overall([database.status, mail.status, payments.status, disk.status, proc.status]),
+        status: overall([database.status, mail.status, messages.status, payments.status, disk.status, proc.status]),
         checkedAt: clock.now().toISOString(),
         database,
         mail,
+        messages,
         payments,
         disk,
         process: proc,

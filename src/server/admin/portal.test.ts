@@ -111,6 +111,8 @@ describe('overview counts, health and the System tab', () => {
       lastWebhook: { event: 'payment.captured', outcome: 'invalid_signature', at: ctx.clock.now().toISOString() },
     });
     expect(system.mail).toMatchObject({ transport: 'smtp', failed: 0 });
+    // reminders: a failed message is the operator's to see (ruling 31)
+    expect(system.messages).toMatchObject({ status: 'ok', pending: 0, failed: 0, lastError: null });
     expect(system.disk.freeBytes).toBeGreaterThan(0);
     expect(system.disk.totalBytes).toBeGreaterThanOrEqual(system.disk.freeBytes);
     expect(system.process).toMatchObject({ version: '0.1.0', environment: 'test', serverErrorsLastHour: 1, status: 'warning' });

@@ -8,6 +8,7 @@ import { listBackups } from '../db/backups';
 import { paymentWebhookEvents } from '../db/schema';
 import { rowsOf } from '../lib/sql-rows';
 import { mailOutboxHealth, type MailOutboxHealth } from '../mail/outbox';
+import { messageOutboxHealth } from '../messages/outbox';
 
 /**
  * The System tab's checks (ruling 22, decision 0035): each one reads the real thing — the
@@ -99,6 +100,25 @@ export async function mailCheck(app: FastifyInstance) {
     failed: health.failed,
     oldestQueuedAt: health.oldestQueuedAt?.toISOString() ?? null,
     lastFailure: health.lastFailure ? { ...health.lastFailure, at: health.lastFailure.at.toISOString() } : null,
+  };
+}
+
+/**
+ * The reminder messages (WhatsApp, SMS): how they leave and the backlog. A production server with no
+ * provider refuses reminders (decision 0040), which the operator should see; failures need a look.
+ */
+export async function messagesCheck(app: FastifyInstance) {
+  const provider = app.deps.config.messages.provider;
+  const health = await messageOutboxHealth(app.deps.db).catch(() => null);
+  if (!health) return { status: 'down' as CheckStatus, provider, pending: 0, failed: 0, lastFailureAt: null, lastError: null };
+  const status: CheckStatus = health.failed > 0 || (provider === 'none' && app.deps.config.nodeEnv === 'production') ? 'warning' : 'ok';
+  return {
+    status,
+    provider,
+    pending: health.pending,
+    failed: health.failed,
+    lastFailureAt: health.lastFailureAt?.toISOString() ?? null,
+    lastError: health.lastError,
   };
 }
 

@@ -42,6 +42,9 @@ const notSchoolRoutes = (method: string, path: string) =>
     'POST /api/auth/forgot-password',
     'POST /api/auth/reset-password',
     'POST /api/payments/webhook',
+    // providers' delivery reports of reminder messages, not a school's session
+    'POST /api/messages/webhook/whatsapp',
+    'POST /api/messages/webhook/sms/{token}',
     // would end the very session the sweep uses
     'POST /api/auth/logout',
   ].includes(`${method} ${path}`);

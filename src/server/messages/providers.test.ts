@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureMasterAdmin } from '../auth/master-admin';
 import { loadConfig } from '../config';
 import { messageOutbox } from '../db/schema';
 import { seedSession, seedStudent } from '../fees/test-fixtures';
@@ -187,6 +188,11 @@ describe('the sender: retries with backoff, fails after the last try, delivery w
     const health = await messageOutboxHealth(ctx.database.db);
     expect(health).toMatchObject({ pending: 0, failed: 1, lastError: expect.stringContaining('500') });
     expect(health.lastFailureAt).toEqual(ctx.clock.now());
+    // and the master administrator's System tab shows it (ruling 31: failures are visible)
+    await ensureMasterAdmin(ctx.database.db, { email: 'master@ledger.test', password: 'MasterPass123', now: ctx.clock.now() });
+    const master = client(ctx.app, (await client(ctx.app).post('/api/auth/admin-login', { email: 'master@ledger.test', password: 'MasterPass123' })).json().token);
+    const system = (await master.get('/api/admin/system')).json();
+    expect(system.messages).toMatchObject({ status: 'warning', provider: 'gateways', pending: 0, failed: 1, lastError: expect.stringContaining('500') });
   });
 
   it('a 4xx fails at once, without retries', async () => {

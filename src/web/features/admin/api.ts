@@ -65,6 +65,14 @@ export interface SystemChecks {
     oldestQueuedAt: string | null;
     lastFailure: { at: string; error: string; to: string; status: string } | null;
   };
+  messages: {
+    status: CheckStatus;
+    provider: 'outbox' | 'gateways' | 'none';
+    pending: number;
+    failed: number;
+    lastFailureAt: string | null;
+    lastError: string | null;
+  };
   payments: {
     status: CheckStatus;
     provider: 'razorpay' | 'sandbox';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ActivityIcon, CreditCardIcon, DatabaseIcon, HardDriveIcon, MailIcon, RefreshCwIcon } from 'lucide-react';
+import { ActivityIcon, CreditCardIcon, DatabaseIcon, HardDriveIcon, MailIcon, MessageSquareIcon, RefreshCwIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { formatIndiaDateTime } from '@/domain/reports';
 import { Badge } from '@/web/components/ui/badge';
@@ -85,6 +85,21 @@ export function SystemTab() {
               <span className="block">
                 {formatIndiaDateTime(c.mail.lastFailure.at)} · {c.mail.lastFailure.to}
                 <span className="block text-xs font-normal text-muted-foreground">{c.mail.lastFailure.error}</span>
+              </span>
+            ) : (
+              T.none
+            )}
+          </Item>
+        </Check>
+        <Check title={T.messages} icon={<MessageSquareIcon />} status={c.messages.status}>
+          <Item label={T.sendsThrough}>{T.messagesThrough[c.messages.provider]}</Item>
+          <Item label={T.waiting}>{c.messages.pending}</Item>
+          <Item label={T.failedMessages}>{c.messages.failed}</Item>
+          <Item label={T.lastFailure}>
+            {c.messages.lastFailureAt ? (
+              <span className="block">
+                {formatIndiaDateTime(c.messages.lastFailureAt)}
+                <span className="block text-xs font-normal text-muted-foreground">{c.messages.lastError}</span>
               </span>
             ) : (
               T.none
