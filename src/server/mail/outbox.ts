@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
-import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import { OutboxWorker, type OutboxWorkerOptions } from '../lib/outbox-worker';
 import { mailOutbox } from '../db/schema';
 import type { Mailer, MailMessage } from './mailer';
 
@@ -42,20 +42,11 @@ export async function queueMail(db: Db, message: OutboxMessage): Promise<string>
   return row!.id;
 }
 
-/** Waits after the 1st, 2nd, … failed attempt; after the last one the mail is marked failed. */
-export const DEFAULT_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
+export { DEFAULT_RETRY_DELAYS_MS } from '../lib/outbox-worker';
 
-export interface MailWorkerOptions {
+export interface MailWorkerOptions extends OutboxWorkerOptions {
   db: Db;
   mailer: Mailer;
-  clock: Clock;
-  /** how often to look for due mail when nothing nudges the worker */
-  pollMs?: number;
-  /** one delay per retry; attempts = delays + 1 */
-  retryDelaysMs?: readonly number[];
-  /** the longest one send may take before it counts as failed */
-  sendTimeoutMs?: number;
-  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
@@ -63,117 +54,22 @@ type OutboxRow = typeof mailOutbox.$inferSelect;
 /**
  * Sends the outbox in the background: picks due rows one at a time (a row taken by one worker is
  * invisible to the others), sends each through the mailer, marks it sent, or records the error and
- * schedules a retry with backoff; after the last attempt the row is `failed`.
+ * schedules a retry with backoff; after the last attempt the row is `failed`. The loop itself is
+ * the one every outbox shares (`OutboxWorker`).
  */
-export class MailWorker {
+export class MailWorker extends OutboxWorker<OutboxRow> {
   private readonly db: Db;
   private readonly mailer: Mailer;
-  private readonly clock: Clock;
-  private readonly pollMs: number;
-  private readonly retryDelaysMs: readonly number[];
-  private readonly sendTimeoutMs: number;
-  /** a row being sent stays claimed this long; a worker that died mid-send is taken over after it */
-  private readonly leaseMs: number;
-  private readonly log: NonNullable<MailWorkerOptions['log']>;
-
-  private started = false;
-  private closing = false;
-  private timer: NodeJS.Timeout | undefined;
-  private active: Promise<number> | null = null;
-  private pending: Promise<number> | null = null;
-  private seenGeneration = queuedGeneration;
+  protected readonly readFailure = 'the mail worker could not read the outbox';
 
   constructor(options: MailWorkerOptions) {
+    super(options, { sendTimeoutMs: 60_000 }, () => queuedGeneration);
     this.db = options.db;
     this.mailer = options.mailer;
-    this.clock = options.clock;
-    this.pollMs = options.pollMs ?? 5_000;
-    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-    this.sendTimeoutMs = options.sendTimeoutMs ?? 60_000;
-    this.leaseMs = this.sendTimeoutMs + 60_000;
-    this.log = options.log ?? { warn: () => {}, error: () => {} };
-  }
-
-  get maxAttempts(): number {
-    return this.retryDelaysMs.length + 1;
-  }
-
-  start(): void {
-    if (this.started || this.closing) return;
-    this.started = true;
-    this.schedule(0);
-  }
-
-  /** Stops polling and waits for the mail being sent (if any); sends nothing more afterwards. */
-  async stop(): Promise<void> {
-    this.closing = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await Promise.allSettled([this.active, this.pending]);
-  }
-
-  /** Look for due mail now rather than at the next poll. */
-  nudge(): void {
-    if (this.started && !this.closing) this.schedule(0);
-  }
-
-  /** Nudges the worker when mail was queued since it last looked: called after every response. */
-  nudgeIfQueued(): void {
-    if (this.seenGeneration === queuedGeneration) return;
-    this.seenGeneration = queuedGeneration;
-    this.nudge();
-  }
-
-  /**
-   * Sends every mail due now and resolves with how many were attempted. A call during a run waits
-   * for it and then runs again, so mail queued just before the call is included.
-   */
-  runOnce(): Promise<number> {
-    if (this.pending) return this.pending;
-    if (!this.active) {
-      this.active = this.drain().finally(() => {
-        this.active = null;
-      });
-      return this.active;
-    }
-    this.pending = this.active
-      .catch(() => 0)
-      .then(() => {
-        this.pending = null;
-        return this.runOnce();
-      });
-    return this.pending;
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private tick(): void {
-    this.timer = undefined;
-    this.runOnce()
-      .catch((error: unknown) => this.log.error({ err: error }, 'the mail worker could not read the outbox'))
-      .finally(() => {
-        if (!this.closing && !this.timer) this.schedule(this.pollMs);
-      });
-  }
-
-  private async drain(): Promise<number> {
-    let attempted = 0;
-    this.seenGeneration = queuedGeneration;
-    while (!this.closing) {
-      const row = await this.claim();
-      if (!row) break;
-      attempted += 1;
-      await this.deliver(row);
-    }
-    return attempted;
   }
 
   /** Takes the oldest due row in one statement; SKIP LOCKED keeps two workers off the same row. */
-  private async claim(): Promise<OutboxRow | undefined> {
+  protected async claim(): Promise<OutboxRow | undefined> {
     const now = this.clock.now();
     const due = this.db
       .select({ id: mailOutbox.id })
@@ -199,7 +95,7 @@ export class MailWorker {
     return row;
   }
 
-  private async deliver(row: OutboxRow): Promise<void> {
+  protected async deliver(row: OutboxRow): Promise<void> {
     try {
       await this.sendWithTimeout({ to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}) });
     } catch (error) {
@@ -214,7 +110,7 @@ export class MailWorker {
 
   private async recordFailure(row: OutboxRow, error: unknown): Promise<void> {
     const message = errorText(error);
-    const delay = this.retryDelaysMs[row.attempts - 1];
+    const delay = this.retryDelay(row.attempts);
     const giveUp = delay === undefined;
     await this.db
       .update(mailOutbox)

@@ -1,9 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, max, or, sql } from 'drizzle-orm';
 import type { MessageChannel } from '../../domain/reminders';
-import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import { messageOutbox } from '../db/schema';
-import { DEFAULT_RETRY_DELAYS_MS } from '../mail/outbox';
+import { OutboxWorker, type OutboxWorkerOptions } from '../lib/outbox-worker';
 import { ProviderError, type MessageProvider } from './provider';
 
 export type MessageRow = typeof messageOutbox.$inferSelect;
@@ -39,16 +38,9 @@ export async function queueMessages(tx: Db, messages: QueuedMessage[]): Promise<
   return rows;
 }
 
-export interface MessageWorkerOptions {
+export interface MessageWorkerOptions extends OutboxWorkerOptions {
   db: Db;
   provider: MessageProvider;
-  clock: Clock;
-  pollMs?: number;
-  /** one delay per retry; attempts = delays + 1 (the mail outbox's: 30 s, 2 min, 10 min, 1 h, 6 h) */
-  retryDelaysMs?: readonly number[];
-  /** the longest one send may take before it counts as failed (and is retried) */
-  sendTimeoutMs?: number;
-  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 /**
@@ -57,106 +49,18 @@ export interface MessageWorkerOptions {
  * the error recorded and a retry scheduled with backoff; a permanent refusal or the last attempt
  * makes it `failed`, which the student's message log and the System tab show.
  */
-export class MessageWorker {
+export class MessageWorker extends OutboxWorker<MessageRow> {
   private readonly db: Db;
   private readonly provider: MessageProvider;
-  private readonly clock: Clock;
-  private readonly pollMs: number;
-  private readonly retryDelaysMs: readonly number[];
-  private readonly sendTimeoutMs: number;
-  private readonly leaseMs: number;
-  private readonly log: NonNullable<MessageWorkerOptions['log']>;
-  private started = false;
-  private closing = false;
-  private timer: NodeJS.Timeout | undefined;
-  private active: Promise<number> | null = null;
-  private pending: Promise<number> | null = null;
-  private seenGeneration = queuedGeneration;
+  protected readonly readFailure = 'the message sender could not read the outbox';
 
   constructor(options: MessageWorkerOptions) {
+    super(options, { sendTimeoutMs: 30_000 }, () => queuedGeneration);
     this.db = options.db;
     this.provider = options.provider;
-    this.clock = options.clock;
-    this.pollMs = options.pollMs ?? 5_000;
-    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-    this.sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
-    this.leaseMs = this.sendTimeoutMs + 60_000;
-    this.log = options.log ?? { warn: () => {}, error: () => {} };
   }
 
-  get maxAttempts(): number {
-    return this.retryDelaysMs.length + 1;
-  }
-
-  start(): void {
-    if (this.started || this.closing) return;
-    this.started = true;
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.closing = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await Promise.allSettled([this.active, this.pending]);
-  }
-
-  nudge(): void {
-    if (this.started && !this.closing) this.schedule(0);
-  }
-
-  nudgeIfQueued(): void {
-    if (this.seenGeneration === queuedGeneration) return;
-    this.seenGeneration = queuedGeneration;
-    this.nudge();
-  }
-
-  /** Sends every message due now; a call during a run waits for it and runs again. */
-  runOnce(): Promise<number> {
-    if (this.pending) return this.pending;
-    if (!this.active) {
-      this.active = this.drain().finally(() => {
-        this.active = null;
-      });
-      return this.active;
-    }
-    this.pending = this.active
-      .catch(() => 0)
-      .then(() => {
-        this.pending = null;
-        return this.runOnce();
-      });
-    return this.pending;
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private tick(): void {
-    this.timer = undefined;
-    this.runOnce()
-      .catch((error: unknown) => this.log.error({ err: error }, 'the message sender could not read the outbox'))
-      .finally(() => {
-        if (!this.closing && !this.timer) this.schedule(this.pollMs);
-      });
-  }
-
-  private async drain(): Promise<number> {
-    let attempted = 0;
-    this.seenGeneration = queuedGeneration;
-    while (!this.closing) {
-      const row = await this.claim();
-      if (!row) break;
-      attempted += 1;
-      await this.deliver(row);
-    }
-    return attempted;
-  }
-
-  private async claim(): Promise<MessageRow | undefined> {
+  protected async claim(): Promise<MessageRow | undefined> {
     const now = this.clock.now();
     const due = this.db
       .select({ id: messageOutbox.id })
@@ -178,7 +82,7 @@ export class MessageWorker {
     return row;
   }
 
-  private async deliver(row: MessageRow): Promise<void> {
+  protected async deliver(row: MessageRow): Promise<void> {
     let providerMessageId: string | null;
     try {
       ({ providerMessageId } = await this.sendWithTimeout(row));
@@ -212,7 +116,7 @@ export class MessageWorker {
   private async recordFailure(row: MessageRow, error: unknown): Promise<void> {
     const message = errorText(error);
     const permanent = error instanceof ProviderError && error.permanent;
-    const delay = permanent ? undefined : this.retryDelaysMs[row.attempts - 1];
+    const delay = permanent ? undefined : this.retryDelay(row.attempts);
     const giveUp = delay === undefined;
     const now = this.clock.now();
     await this.db
