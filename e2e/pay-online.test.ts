@@ -1,13 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Download, Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStudent, classStructure, feeSchool, inr, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
 
+/**
+ * This machine's Chromium has no Devanagari font (a parent's phone has one): screenshots borrow the
+ * Noto Sans Devanagari the PDFs embed, so the Hindi labels show at their real width instead of boxes.
+ */
+let devanagariCss: string | null = null;
+function devanagari(): string {
+  devanagariCss ??= (['400Regular', '700Bold'] as const)
+    .map((face) => {
+      const file = createRequire(import.meta.url).resolve(`@expo-google-fonts/noto-sans-devanagari/${face}/NotoSansDevanagari_${face}.ttf`);
+      return `@font-face{font-family:"Shot Devanagari";font-weight:${face.slice(0, 3)};src:url(data:font/ttf;base64,${readFileSync(file).toString('base64')})}`;
+    })
+    .join('');
+  return devanagariCss;
+}
+
 /** With PAY_SHOTS=<dir>: the page as it is now at 375 and 1280 px, light and dark (the theme is a class on <html>). */
 async function shots(page: Page, name: string) {
   const dir = process.env.PAY_SHOTS;
   if (!dir) return;
+  const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+  await page.addStyleTag({ content: `${devanagari()} html,body{font-family:${family},"Shot Devanagari"}` });
+  await page.evaluate(() => Promise.all(['400', '700'].map((w) => document.fonts.load(`${w} 16px "Shot Devanagari"`, 'क'))));
   const size = page.viewportSize();
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
@@ -278,6 +298,10 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     const credit = page.getByRole('region', { name: 'Credit' });
     await soon(() => credit.getByTestId('credit-balance').textContent()).toBe(inr(1500));
     expect(await credit.textContent()).toContain('Online payment over the due');
+    // the credit and links panels fit a phone: their tables scroll inside them
+    await page.setViewportSize({ width: 375, height: 812 });
+    await soon(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await shots(page, 'credit-panel');
     await credit.getByRole('button', { name: 'Apply to a fee' }).click();
     const dialog = page.getByRole('dialog');

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2Icon } from 'lucide-react';
+import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { parseRupees } from '@/domain/money';
+import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Spinner } from '@/web/components/ui/spinner';
 import { rupees } from '@/web/lib/format';
@@ -18,6 +20,8 @@ export function PaySuccessPage() {
   const location = useLocation();
   const paid = paidSchema.safeParse((location.state as { paid?: unknown } | null)?.paid);
   const link = useQuery(payLinkQuery(linkToken));
+  // "Redirecting to payment gateway..." from the Pay button is over: it must not cover the receipt
+  useEffect(() => toast.dismiss(), []);
 
   if (link.isPending) {
     return (
@@ -50,7 +54,7 @@ export function PaySuccessPage() {
             {answer.receiptNumber ? (
               <div className="flex justify-between gap-3">
                 <dt className="text-muted-foreground">{both(PAY_LABELS.receiptNumber)}</dt>
-                <dd className="font-mono font-semibold" data-testid="pay-receipt-number">
+                <dd className="whitespace-nowrap font-mono font-semibold" data-testid="pay-receipt-number">
                   {answer.receiptNumber}
                 </dd>
               </div>
