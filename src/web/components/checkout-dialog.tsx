@@ -24,11 +24,22 @@ const SANDBOX_TEXTS = {
     'This server takes payments through the built-in sandbox: no money moves, but the order, signature and activation are real. A live server uses Razorpay.',
 } as const;
 
+/** How the sandbox dialog pays and what it says: a parent paying a link has no session. */
+export interface SandboxCheckoutOptions {
+  /** signs the sandbox order; by default the school's own `/api/payments/sandbox/checkout` with its session */
+  pay?: (orderId: string) => Promise<PaymentResult>;
+  /** what the test-payment notice says (ruling 29: a test checkout always says so) */
+  notice?: string;
+}
+
+const schoolSandboxPay = (orderId: string) => api.post<PaymentResult>('/api/payments/sandbox/checkout', { orderId });
+
 /**
  * Opens the payment window for an order: Razorpay's, or the sandbox's own dialog when the server
- * uses the sandbox. Calls go with the signed-in session. Render `dialog` somewhere in the page.
+ * uses the sandbox. Calls go with the signed-in session unless `options.pay` says otherwise.
+ * Render `dialog` somewhere in the page.
  */
-export function useCheckout() {
+export function useCheckout(options: SandboxCheckoutOptions = {}) {
   const [pending, setPending] = useState<Pending | null>(null);
   const open = useCallback(
     (order: CheckoutOrder, details: { name: string; email?: string; schoolName?: string }): Promise<Outcome> => {
@@ -44,6 +55,8 @@ export function useCheckout() {
   const dialog = pending ? (
     <SandboxCheckoutDialog
       order={pending.order}
+      pay={options.pay ?? schoolSandboxPay}
+      notice={options.notice ?? SANDBOX_TEXTS.notice}
       onPaid={(result) => settle((p) => p.resolve(result))}
       onDismiss={() => settle((p) => p.resolve('dismissed'))}
       onError={(error) => settle((p) => p.reject(error))}
@@ -54,11 +67,15 @@ export function useCheckout() {
 
 function SandboxCheckoutDialog({
   order,
+  pay: payOrder,
+  notice,
   onPaid,
   onDismiss,
   onError,
 }: {
   order: CheckoutOrder;
+  pay: (orderId: string) => Promise<PaymentResult>;
+  notice: string;
   onPaid: (result: PaymentResult) => void;
   onDismiss: () => void;
   onError: (error: unknown) => void;
@@ -69,7 +86,7 @@ function SandboxCheckoutDialog({
   const pay = async () => {
     setBusy(true);
     try {
-      const result = await api.post<PaymentResult>('/api/payments/sandbox/checkout', { orderId: orderIdOf(order) });
+      const result = await payOrder(orderIdOf(order) ?? '');
       done.current = true;
       onPaid(result);
     } catch (error) {
@@ -109,7 +126,7 @@ function SandboxCheckoutDialog({
           </div>
         </dl>
         <Alert variant="info">
-          <AlertDescription>{SANDBOX_TEXTS.notice}</AlertDescription>
+          <AlertDescription>{notice}</AlertDescription>
         </Alert>
         <DialogFooter>
           <Button variant="outline" onClick={onDismiss} disabled={busy}>Cancel</Button>

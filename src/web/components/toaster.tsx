@@ -55,4 +55,8 @@ export const toast = {
   error: replacing(sonner.error),
   info: replacing(sonner.info),
   warning: replacing(sonner.warning),
+  /** closes whatever toast is showing, when the step it talked about is over */
+  dismiss: () => {
+    sonner.dismiss();
+  },
 };

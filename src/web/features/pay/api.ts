@@ -32,23 +32,32 @@ export const payMethodsSchema = z.object({
 });
 export type PayMethods = z.infer<typeof payMethodsSchema>;
 
-/** Razorpay's convention: an order's amount is a whole number of paise; a decimal string is rupees. */
+/** The order: `amount` in rupees ("1500.00") and `amountPaise` for the checkout script. */
 const orderSchema = z.object({
   orderId: z.string(),
-  amount: z.union([z.number().int(), z.string()]),
-  currency: z.string().default('INR'),
-  keyId: z.string().nullable().optional(),
+  amount: z.string(),
+  amountPaise: z.number().int().nonnegative(),
+  currency: z.literal('INR'),
+  keyId: z.string(),
+  provider: z.enum(['razorpay', 'sandbox']),
+  description: z.string().optional(),
 });
 export type PayOrder = z.infer<typeof orderSchema>;
 
+/**
+ * What verify answers. `receiptNumber` and `receiptUrl` are null when the whole payment became the
+ * student's credit (the fee was collected at the counter meanwhile; a receipt has no empty lines).
+ */
 export const paidSchema = z.object({
   status: z.literal('paid'),
-  receiptNumber: z.string(),
+  receiptNumber: z.string().nullable(),
   amount: z.string(),
-  credit: z.string().nullable().optional(),
-  receiptUrl: z.string(),
+  credit: z.string(),
+  receiptUrl: z.string().nullable(),
 });
 export type PaidAnswer = z.infer<typeof paidSchema>;
+
+const signedSchema = z.object({ razorpay_order_id: z.string(), razorpay_payment_id: z.string(), razorpay_signature: z.string() });
 
 const upiReferenceAnswer = z.object({ status: z.literal('pending') });
 
@@ -57,8 +66,7 @@ export function linkAmount(amount: number | string): Paise | null {
   return parseRupees(typeof amount === 'number' ? amount.toFixed(2) : amount);
 }
 
-export const orderPaise = (order: PayOrder): Paise | null =>
-  typeof order.amount === 'number' ? paise(order.amount) : parseRupees(order.amount);
+export const orderPaise = (order: PayOrder): Paise => paise(order.amountPaise);
 
 const base = (token: string) => `/api/pay/${encodeURIComponent(token)}`;
 export const receiptPath = (token: string) => `${base(token)}/receipt.pdf`;
@@ -94,9 +102,9 @@ export const payMethodsQuery = (token: string) =>
 
 export const payApi = {
   order: async (token: string) => orderSchema.parse(await api.post<unknown>(`${base(token)}/order`, {}, PUBLIC)),
-  /** the sandbox's checkout answers the same three signed fields as Razorpay's window */
-  sandboxCheckout: (orderId: string) =>
-    api.post<{ razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }>('/api/payments/sandbox/checkout', { orderId }, PUBLIC),
+  /** the sandbox's checkout for a link (no session): the same three signed fields as Razorpay's window */
+  sandboxCheckout: async (token: string, orderId: string) =>
+    signedSchema.parse(await api.post<unknown>(`${base(token)}/sandbox-checkout`, { orderId }, PUBLIC)),
   verify: async (token: string, result: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) =>
     // the server writes the receipt once, whatever arrives twice: a lost answer may be retried
     paidSchema.parse(await api.post<unknown>(`${base(token)}/verify`, result, { ...PUBLIC, idempotent: true })),

@@ -62,7 +62,9 @@ export function PayLinkPage() {
     return (
       <PayFrame>
         <StateCard icon={CheckCircle2Icon} tone="success" label="Paid" title={<Bi text={PAY_TEXTS.paidTitle} />} actions={<DownloadReceiptButton token={linkToken} />}>
-          <LinkSummary link={data} showValidity={false} />
+          <div className="text-left text-foreground">
+            <LinkSummary link={data} showValidity={false} />
+          </div>
         </StateCard>
       </PayFrame>
     );
@@ -91,7 +93,9 @@ export function PayLinkPage() {
       <PayFrame>
         <StateCard icon={HourglassIcon} tone="info" label="Waiting for the school" title={<Bi text={PAY_TEXTS.waitingTitle} />}>
           <Bi text={PAY_TEXTS.waitingBody} />
-          <LinkSummary link={data} showValidity={false} />
+          <div className="mt-2 text-left text-foreground">
+            <LinkSummary link={data} showValidity={false} />
+          </div>
         </StateCard>
       </PayFrame>
     );

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2Icon } from 'lucide-react';
+import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { parseRupees } from '@/domain/money';
+import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Spinner } from '@/web/components/ui/spinner';
 import { rupees } from '@/web/lib/format';
@@ -18,6 +20,8 @@ export function PaySuccessPage() {
   const location = useLocation();
   const paid = paidSchema.safeParse((location.state as { paid?: unknown } | null)?.paid);
   const link = useQuery(payLinkQuery(linkToken));
+  // "Redirecting to payment gateway..." from the Pay button is over: it must not cover the receipt
+  useEffect(() => toast.dismiss(), []);
 
   if (link.isPending) {
     return (
@@ -32,7 +36,9 @@ export function PaySuccessPage() {
   if (!paid.success && (link.isError || link.data.paymentLink.status !== 'paid')) return <Navigate to={`/pay/${encodeURIComponent(linkToken)}`} replace />;
 
   const answer = paid.success ? paid.data : null;
-  const credit = answer?.credit && (parseRupees(answer.credit) ?? 0) > 0 ? answer.credit : null;
+  const credit = answer && (parseRupees(answer.credit) ?? 0) > 0 ? answer.credit : null;
+  // all of it became credit: there is no receipt to show or download (ruling 27)
+  const creditOnly = answer !== null && answer.receiptNumber === null;
   return (
     <PayFrame>
       <StateCard
@@ -40,17 +46,19 @@ export function PaySuccessPage() {
         tone="success"
         label={PAY_TEXTS.successTitle.en}
         title={<Bi text={PAY_TEXTS.successTitle} />}
-        actions={<DownloadReceiptButton token={linkToken} />}
+        actions={creditOnly ? undefined : <DownloadReceiptButton token={linkToken} />}
       >
         <Bi text={PAY_TEXTS.successBody} />
         {answer ? (
           <dl className="mt-2 grid gap-2 rounded-xl bg-muted/60 p-4 text-left text-sm text-foreground">
-            <div className="flex justify-between gap-3">
-              <dt className="text-muted-foreground">{both(PAY_LABELS.receiptNumber)}</dt>
-              <dd className="font-mono font-semibold" data-testid="pay-receipt-number">
-                {answer.receiptNumber}
-              </dd>
-            </div>
+            {answer.receiptNumber ? (
+              <div className="flex justify-between gap-3">
+                <dt className="text-muted-foreground">{both(PAY_LABELS.receiptNumber)}</dt>
+                <dd className="whitespace-nowrap font-mono font-semibold" data-testid="pay-receipt-number">
+                  {answer.receiptNumber}
+                </dd>
+              </div>
+            ) : null}
             <div className="flex justify-between gap-3">
               <dt className="text-muted-foreground">{both(PAY_LABELS.amountPaid)}</dt>
               <dd className="text-lg font-bold tabular-nums" data-testid="pay-paid-amount">
@@ -60,9 +68,9 @@ export function PaySuccessPage() {
           </dl>
         ) : null}
         {credit ? (
-          <Alert variant="info" className="text-left">
+          <Alert variant="info" className="text-left" data-testid="pay-credit-note">
             <AlertDescription>
-              <Bi text={PAY_TEXTS.creditNote(rupees(credit))} />
+              <Bi text={creditOnly ? PAY_TEXTS.creditOnly(rupees(credit)) : PAY_TEXTS.creditNote(rupees(credit))} />
             </AlertDescription>
           </Alert>
         ) : null}

@@ -7,7 +7,7 @@ import { Button } from '@/web/components/ui/button';
 import { Spinner } from '@/web/components/ui/spinner';
 import { openRazorpayCheckout, type CheckoutOrder } from '@/web/lib/checkout';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { linkAmount, orderPaise, payApi, payLinkQuery, payMethodsQuery, type PaidAnswer } from './api';
+import { orderPaise, payApi, payLinkQuery, payMethodsQuery, type PaidAnswer } from './api';
 import { Bi, PayFrame, StateCard } from './pay-parts';
 import { both, feeTypeLabel, PAY_LABELS, PAY_TEXTS } from './texts';
 
@@ -23,7 +23,8 @@ export function PaymentPage() {
   const navigate = useNavigate();
   const link = useQuery({ ...payLinkQuery(token), enabled: token !== '' });
   const methods = useQuery({ ...payMethodsQuery(token), enabled: token !== '' });
-  const sandbox = useCheckout();
+  // a parent has no session: the link's own sandbox checkout signs the test payment
+  const sandbox = useCheckout({ pay: (orderId) => payApi.sandboxCheckout(token, orderId), notice: both(PAY_TEXTS.sandboxNotice) });
   const openSandbox = sandbox.open;
   const [step, setStep] = useState<Step>({ kind: 'preparing' });
   const started = useRef(false);
@@ -38,19 +39,18 @@ export function PaymentPage() {
     setStep({ kind: 'preparing' });
     try {
       const order = await payApi.order(token);
-      const amount = orderPaise(order) ?? linkAmount(link.data.paymentLink.amount);
       const fee = feeTypeLabel(link.data.paymentLink.feeType).en;
       const checkoutOrder: CheckoutOrder = {
         orderId: order.orderId,
-        amount: amount ?? 0,
+        amount: orderPaise(order),
         currency: order.currency,
-        ...(order.keyId ? { keyId: order.keyId } : {}),
-        provider: gateway,
+        keyId: order.keyId,
+        provider: order.provider,
         description: `${fee} · ${link.data.student.name}`,
-        testMode: gateway === 'sandbox',
+        testMode: order.provider === 'sandbox',
       };
       const outcome =
-        gateway === 'razorpay'
+        order.provider === 'razorpay'
           ? await openRazorpayCheckout(checkoutOrder, { name: link.data.school.name, schoolName: link.data.student.name })
           : await openSandbox(checkoutOrder, { name: link.data.school.name });
       if (outcome === 'dismissed') {

@@ -77,6 +77,10 @@ export const PAY_TEXTS = {
   cancelled: { en: 'Payment was not completed', hi: 'भुगतान पूरा नहीं हुआ' },
   cancelledBody: { en: 'No money was taken. You can try again.', hi: 'कोई राशि नहीं कटी। आप फिर से प्रयास कर सकते हैं।' },
   failedTitle: { en: 'Payment failed', hi: 'भुगतान विफल' },
+  sandboxNotice: {
+    en: 'Test payment: this school is set up for testing, so no money moves.',
+    hi: 'परीक्षण भुगतान: यह विद्यालय परीक्षण के लिए है, कोई राशि नहीं कटेगी।',
+  },
   noGateway: 'This school does not take card or net-banking payments online. Please pay by UPI from the payment page.',
   missingToken: 'Invalid payment link',
   // success
@@ -85,6 +89,11 @@ export const PAY_TEXTS = {
   creditNote: (amount: string) => ({
     en: `${amount} of this payment was more than what was still due: the school keeps it as credit for the next fee, or refunds it.`,
     hi: `इस भुगतान में से ${amount} बकाया से अधिक था: विद्यालय इसे अगले शुल्क में जोड़ेगा या लौटाएगा।`,
+  }),
+  // the whole payment became credit: the fee had been paid at the counter meanwhile (ruling 27)
+  creditOnly: (amount: string) => ({
+    en: `This fee had already been paid at the school, so no new receipt was made. The school keeps your ${amount} as credit for the next fee, or refunds it.`,
+    hi: `यह शुल्क विद्यालय में पहले ही जमा हो चुका था, इसलिए नई रसीद नहीं बनी। विद्यालय आपके ${amount} अगले शुल्क में जोड़ेगा या लौटाएगा।`,
   }),
   downloadFailed: 'The receipt could not be downloaded. Please try again.',
 } as const;

@@ -87,6 +87,8 @@ const creditSchema = z.object({
 export type Credit = z.infer<typeof creditSchema>;
 
 const receiptRef = z.object({ receiptId: z.string(), receiptNumber: z.string() });
+/** a confirmed UPI payment whose fee had been paid at the counter meanwhile is all credit: no receipt */
+const confirmedRef = z.object({ receiptId: z.string().nullable(), receiptNumber: z.string().nullable() });
 
 export const ONLINE_STATUSES = ['receipted', 'credited', 'partly_credited', 'pending', 'failed'] as const;
 const onlineDaySchema = z.object({
@@ -168,7 +170,7 @@ export const paymentLinksApi = {
   bulk: async (studentIds: string[], expiresInDays?: number) =>
     // the server reuses a student's active link, so a retried chunk mints nothing twice
     bulkSchema.parse(await api.post(`${LINKS_PATH}/bulk`, { studentIds, ...(expiresInDays ? { expiresInDays } : {}) }, { idempotent: true })),
-  confirmUpi: async (id: string) => receiptRef.parse(await api.post(`${UPI_PATH}/${id}/confirm`, {})),
+  confirmUpi: async (id: string) => confirmedRef.parse(await api.post(`${UPI_PATH}/${id}/confirm`, {})),
   rejectUpi: async (id: string, reason: string) => upiItemSchema.parse(await api.post(`${UPI_PATH}/${id}/reject`, { reason })),
   applyCredit: async (studentId: string, body: { feeType: string; feeMonth?: string; amount: string }) =>
     receiptRef.parse(await api.post(`${creditPath(studentId)}/apply`, body)),

@@ -24,7 +24,7 @@ export function CreditCard({ studentId, choices }: { studentId: string; choices:
   const balance = parseRupees(credit.data.balance) ?? ZERO;
   if (balance <= 0 && credit.data.entries.length === 0) return null;
   return (
-    <Card role="region" aria-label={CREDIT_TEXTS.title}>
+    <Card role="region" aria-label={CREDIT_TEXTS.title} className="min-w-0">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 pb-3">
         <div className="grid gap-1">
           <CardTitle className="text-base">{CREDIT_TEXTS.title}</CardTitle>

@@ -80,7 +80,7 @@ export function LinksTable({ links, withStudent = false }: { links: LinkRow[]; w
                   <LinkStatusBadge status={link.status} />
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{formatDate(link.expiresAt)}</TableCell>
-                <TableCell className="font-mono text-xs">{link.receiptNumber ?? '—'}</TableCell>
+                <TableCell className="whitespace-nowrap font-mono text-xs">{link.receiptNumber ?? '—'}</TableCell>
                 <TableCell className="text-right">
                   <div className="flex justify-end gap-1">
                     {link.status === 'active' ? (

@@ -74,7 +74,7 @@ export function OnlineDay() {
                 <TableRow key={p.id} data-testid="online-row">
                   <TableCell className="whitespace-nowrap text-xs">{formatGeneratedAt(new Date(p.at))}</TableCell>
                   <TableCell>
-                    <span className="font-medium">{p.studentName}</span>
+                    <span className="whitespace-nowrap font-medium">{p.studentName}</span>
                     <span className="block text-xs text-muted-foreground">{p.className}</span>
                   </TableCell>
                   <TableCell className="capitalize">{p.provider}</TableCell>
@@ -83,7 +83,7 @@ export function OnlineDay() {
                     {p.paymentId ? <span className="block text-muted-foreground">{p.paymentId}</span> : null}
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{rupees(p.amount)}</TableCell>
-                  <TableCell className="font-mono text-xs">{p.receiptNumber ?? '—'}</TableCell>
+                  <TableCell className="whitespace-nowrap font-mono text-xs">{p.receiptNumber ?? '—'}</TableCell>
                   <TableCell>
                     <Badge variant={p.status === 'receipted' ? 'success' : p.status === 'failed' ? 'destructive' : 'warning'}>{ONLINE_STATUS_LABELS[p.status]}</Badge>
                   </TableCell>

@@ -26,7 +26,7 @@ export function OnlinePaymentsTab({ initial = 'links' }: { initial?: 'links' | '
         </h2>
         <p className="text-sm text-muted-foreground">{ONLINE_TEXTS.tabDescription}</p>
       </div>
-      <Tabs defaultValue={initial}>
+      <Tabs defaultValue={initial} className="min-w-0">
         <TabsList className="w-full justify-start overflow-x-auto sm:w-auto">
           <TabsTrigger value="links">{ONLINE_TEXTS.tabLinks}</TabsTrigger>
           <TabsTrigger value="upi" className="gap-1.5">

@@ -21,7 +21,7 @@ export function StudentOnlinePanel(props: FeeStatusPanelProps) {
   return (
     <>
       <CreditCard studentId={props.student.id} choices={creditChoices} />
-      <Card role="region" aria-label={LINK_TEXTS.panelTitle}>
+      <Card role="region" aria-label={LINK_TEXTS.panelTitle} className="min-w-0">
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 pb-3">
           <div className="grid gap-1">
             <CardTitle className="text-base">{LINK_TEXTS.panelTitle}</CardTitle>

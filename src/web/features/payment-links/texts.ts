@@ -113,7 +113,7 @@ export const UPI_TEXTS = {
   confirm: 'Confirm',
   confirmTitle: 'Confirm this UPI payment?',
   confirmBody: (amount: string, ref: string) => `Only if ${amount} with UPI reference ${ref} is on the bank statement. A receipt is written at once.`,
-  confirmed: (receipt: string) => `Confirmed: receipt ${receipt}`,
+  confirmed: (receipt: string | null) => (receipt ? `Confirmed: receipt ${receipt}` : "Confirmed: the fee was already paid, so it is kept as the student's credit"),
   reject: 'Reject',
   rejectTitle: 'Reject this UPI payment',
   rejectDescription: 'The parent’s link stays payable. Say why, for the record.',
