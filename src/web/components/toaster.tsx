@@ -5,9 +5,9 @@ import { useTheme } from './theme';
 /**
  * The app header is 64 px high (h-16, sticky) and holds the page's h1. Top-center covered the title,
  * bottom-right the fee screens' Save button (seen in a CI journey). On a wide screen toasts sit at the
- * right just below the header, beside the left-aligned titles; on a phone a full-width toast there
- * would cover the section title under the header, so it sits at the bottom, below the fee screens'
- * Save button (e2e/opening.test.ts checks both at 1280 and 375 px).
+ * right just below the header, beside the left-aligned titles. On a phone a full-width toast below the
+ * header covers the section title and one at the bottom covers the Save button the clerk just pressed,
+ * so it rests over the header bar itself for its few seconds (e2e/opening.test.ts checks both widths).
  */
 const BELOW_HEADER = 76;
 /** sonner's own mobile breakpoint: below it toasts take the full width */
@@ -30,9 +30,9 @@ export function Toaster() {
   return (
     <Sonner
       theme={theme}
-      position={phone ? 'bottom-center' : 'top-right'}
+      position={phone ? 'top-center' : 'top-right'}
       offset={{ top: BELOW_HEADER, right: 16 }}
-      mobileOffset={{ bottom: 8, left: 8, right: 8 }}
+      mobileOffset={{ top: 4, left: 8, right: 8 }}
       visibleToasts={1}
       richColors
       closeButton
