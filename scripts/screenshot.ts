@@ -29,7 +29,8 @@ for (const url of positionals) {
         },
         [theme, values.token ?? ''],
       );
-      await page.goto(url, { waitUntil: 'networkidle' });
+      // 'load', not 'networkidle': screens that poll (UPI pending count, export progress) never go quiet
+      await page.goto(url, { waitUntil: 'load' });
       await page.waitForTimeout(Number(values.wait));
       const { pathname, search } = new URL(url);
       const name = `${`${pathname}${search}`.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root'}-${width}-${theme}.png`;

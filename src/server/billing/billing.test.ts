@@ -131,6 +131,35 @@ describe('renewal reminders and expiry (the scheduled job)', () => {
   });
 });
 
+describe('trial reminders (the scheduled job)', () => {
+  it('mails "ends tomorrow" on the last day and "has ended" after, once each, and leaves the trial status to be judged by its end', async () => {
+    const school = await signUpSchool(ctx);
+    const [before] = await ctx.database.db.select().from(schools).where(eq(schools.id, school.schoolId));
+    const end = before!.trialEndsAt!;
+    const trialMails = async () =>
+      (await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.schoolId, school.schoolId)))
+        .filter((r) => r.kind.startsWith('trial-') || r.kind.startsWith('subscription-'))
+        .map((r) => [r.kind, r.subject])
+        .sort();
+    const run = (at: Date) => runSubscriptionNotices(ctx.database.db, ctx.config, at);
+
+    // a five-day trial gets no week's notice: nothing on its first days
+    await run(new Date(end.getTime() - 3 * DAY));
+    expect(await trialMails()).toEqual([]);
+    await run(new Date(end.getTime() - 20 * 3600_000));
+    await run(new Date(end.getTime() - 2 * 3600_000));
+    expect(await trialMails()).toEqual([['trial-renewal-1d', 'Your free trial ends tomorrow']]);
+    await run(new Date(end.getTime() + 3600_000));
+    await run(new Date(end.getTime() + 5 * 3600_000));
+    expect(await trialMails()).toEqual([
+      ['trial-expired', 'Your free trial has ended'],
+      ['trial-renewal-1d', 'Your free trial ends tomorrow'],
+    ]);
+    const [after] = await ctx.database.db.select().from(schools).where(eq(schools.id, school.schoolId));
+    expect(after!.subscriptionStatus).toBe('trial');
+  });
+});
+
 describe('read-only after expiry (ruling 14)', () => {
   it('signs in read-only: reads, billing and invoice work; writes answer 402; paying turns writing back on', async () => {
     const school = await signUpSchool(ctx);

@@ -57,3 +57,28 @@ export function expiredMail(to: string, { schoolName, endedOn, renewUrl }: { sch
     { url: renewUrl, label: 'Renew my plan' },
   );
 }
+
+/** The free trial's last day (ruling 12): what continues and what stops when it ends. */
+export function trialEndingMail(to: string, { schoolName, endsAt, renewUrl }: { schoolName: string; endsAt: Date; renewUrl: string }): MailMessage {
+  return lines(
+    to,
+    'Your free trial ends tomorrow',
+    [
+      `${schoolName}: your School Ledger free trial ends on ${formatDateIN(indiaDate(endsAt))}.`,
+      'Choose a plan before then to keep collecting fees without a break. Nothing is lost if it ends: your data stays readable and you can subscribe at any time.',
+    ],
+    { url: renewUrl, label: 'Choose a plan' },
+  );
+}
+
+export function trialEndedMail(to: string, { schoolName, endedAt, renewUrl }: { schoolName: string; endedAt: Date; renewUrl: string }): MailMessage {
+  return lines(
+    to,
+    'Your free trial has ended',
+    [
+      `${schoolName}: your free trial ended on ${formatDateIN(indiaDate(endedAt))}.`,
+      'Your data is safe and stays readable: you can still sign in, view and print receipts and export everything. To add or change records again, choose a plan.',
+    ],
+    { url: renewUrl, label: 'Choose a plan' },
+  );
+}
