@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes';
+import { invoiceAttachment } from './invoices/invoice-pdf';
 import { ServerErrorCounter } from './admin/request-stats';
 import { portalRoutes } from './admin/portal-routes';
 import { adminSubscriptionRoutes } from './admin/subscription-routes';
@@ -162,6 +163,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     db: options.db,
     mailer: options.mailer,
     clock: options.clock,
+    attachment: (ref) => invoiceAttachment(options.db, ref),
     log: app.log.child({ component: 'mail-worker' }),
     ...workerOptions,
   });

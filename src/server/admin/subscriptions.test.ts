@@ -276,6 +276,11 @@ describe('offline payments and tax invoices (ruling 33)', () => {
     await ctx.flushMail();
     const mail = await ctx.smtp.waitFor(school.email, /Payment received/);
     expect(mail.subject).toBe(`Payment received: tax invoice ${invoice!.number}`);
+    // the invoice itself comes with the mail, the same document as the Billing page's PDF
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`invoice-${invoice!.number.replaceAll('/', '-')}.pdf`, 'application/pdf']]);
+    const attached = await pdfText(mail.attachments[0]!.content);
+    expect(attached).toContain(invoice!.number);
+    expect(attached).toContain('Rupees Three Thousand Five Hundred Forty Only');
 
     // an issued invoice is never rewritten, not even by a direct database write
     await expect(ctx.database.db.update(invoices).set({ totalPaise: 1 }).where(eq(invoices.id, invoice!.id))).rejects.toThrow();

@@ -24,7 +24,7 @@ export function paymentReceivedMail(
     `Payment received: tax invoice ${invoiceNumber}`,
     [
       `Thank you, ${schoolName}. We have received your payment of ${formatINR(paise(totalPaise))} for ${description}.`,
-      `Your GST tax invoice is ${invoiceNumber}. Download it as PDF from Settings → Billing.`,
+      `Your GST tax invoice ${invoiceNumber} is attached as a PDF; it stays in Settings → Billing to download again.`,
     ],
     { url: billingUrl, label: 'Open Billing' },
   );

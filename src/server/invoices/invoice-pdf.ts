@@ -1,8 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { formatDateIN } from '../../domain/dates';
 import { stateCode, totalInWords } from '../../domain/invoices';
 import { formatINR, paise } from '../../domain/money';
 import { indiaDate } from '../billing/mails';
 import { contentBox, drawTable, renderPdf, writeText, addPage, type Pdf } from '../lib/pdf';
+import type { Db } from '../db/client';
+import { invoices, type MailAttachmentRef } from '../db/schema';
+import type { MailAttachment } from '../mail/mailer';
 import type { InvoiceRow } from './issue';
 
 const inr = (p: number) => formatINR(paise(p));
@@ -80,4 +84,14 @@ export function invoicePdf(invoice: InvoiceRow): Promise<Buffer> {
     writeText(doc, `For ${invoice.supplier.name}`, box.left, y, { size: 9, width: box.width, align: 'right' });
     writeText(doc, 'This is a computer-generated invoice and needs no signature.', box.left, y + 30, { size: 8, color: '#555555', width: box.width, align: 'right' });
   });
+}
+
+/**
+ * The invoice attached to its "payment received" mail, rendered when the mail worker sends it: an
+ * issued invoice never changes (a trigger refuses it), so rendering later gives the same document.
+ */
+export async function invoiceAttachment(db: Db, ref: MailAttachmentRef): Promise<MailAttachment> {
+  const [invoice] = await db.select().from(invoices).where(eq(invoices.id, ref.id));
+  if (!invoice) throw new Error(`invoice ${ref.id} not found for its mail`);
+  return { filename: `invoice-${invoice.number.replace(/[^\w-]+/g, '-')}.pdf`, content: await invoicePdf(invoice), contentType: 'application/pdf' };
 }

@@ -74,6 +74,8 @@ export async function issueInvoice(
     kind: 'payment-received',
     schoolId: school.id,
     now,
+    // the tax invoice goes with the mail (ruling 33), rendered by the mail worker when it sends
+    attachment: { kind: 'invoice', id: invoice!.id },
     ...paymentReceivedMail(school.email, {
       schoolName: school.name,
       invoiceNumber: invoice!.number,

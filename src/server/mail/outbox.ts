@@ -1,13 +1,15 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { OutboxWorker, type OutboxWorkerOptions } from '../lib/outbox-worker';
-import { mailOutbox } from '../db/schema';
-import type { Mailer, MailMessage } from './mailer';
+import { mailOutbox, type MailAttachmentRef } from '../db/schema';
+import type { MailAttachment, Mailer, MailMessage } from './mailer';
 
 export type { MailMessage } from './mailer';
 
 /** A mail to queue: the message, what kind of mail it is, and optionally the school it concerns. */
-export interface OutboxMessage extends MailMessage {
+export interface OutboxMessage extends Omit<MailMessage, 'attachments'> {
+  /** a document rendered and attached when the mail is sent (see MailWorkerOptions.attachment) */
+  attachment?: MailAttachmentRef;
   /** a short label such as 'confirm-email' or 'reset-password' */
   kind: string;
   schoolId?: string | null;
@@ -35,6 +37,7 @@ export async function queueMail(db: Db, message: OutboxMessage): Promise<string>
       subject: message.subject,
       text: message.text,
       html: message.html ?? null,
+      attachment: message.attachment ?? null,
       ...(message.now ? { createdAt: message.now } : {}),
     })
     .returning({ id: mailOutbox.id });
@@ -47,6 +50,8 @@ export { DEFAULT_RETRY_DELAYS_MS } from '../lib/outbox-worker';
 export interface MailWorkerOptions extends OutboxWorkerOptions {
   db: Db;
   mailer: Mailer;
+  /** renders a queued mail's attachment at send time; a failure counts as a failed attempt (retried) */
+  attachment?: (ref: MailAttachmentRef) => Promise<MailAttachment>;
 }
 
 type OutboxRow = typeof mailOutbox.$inferSelect;
@@ -60,12 +65,14 @@ type OutboxRow = typeof mailOutbox.$inferSelect;
 export class MailWorker extends OutboxWorker<OutboxRow> {
   private readonly db: Db;
   private readonly mailer: Mailer;
+  private readonly attachment: MailWorkerOptions['attachment'];
   protected readonly readFailure = 'the mail worker could not read the outbox';
 
   constructor(options: MailWorkerOptions) {
     super(options, { sendTimeoutMs: 60_000 }, () => queuedGeneration);
     this.db = options.db;
     this.mailer = options.mailer;
+    this.attachment = options.attachment;
   }
 
   /** Takes the oldest due row in one statement; SKIP LOCKED keeps two workers off the same row. */
@@ -97,7 +104,8 @@ export class MailWorker extends OutboxWorker<OutboxRow> {
 
   protected async deliver(row: OutboxRow): Promise<void> {
     try {
-      await this.sendWithTimeout({ to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}) });
+      const attachments = row.attachment ? [await this.render(row.attachment)] : [];
+      await this.sendWithTimeout({ to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}), ...(attachments.length ? { attachments } : {}) });
     } catch (error) {
       await this.recordFailure(row, error);
       return;
@@ -106,6 +114,11 @@ export class MailWorker extends OutboxWorker<OutboxRow> {
       .update(mailOutbox)
       .set({ status: 'sent', sentAt: this.clock.now(), nextAttemptAt: null, text: '', html: null })
       .where(eq(mailOutbox.id, row.id));
+  }
+
+  private async render(ref: MailAttachmentRef): Promise<MailAttachment> {
+    if (!this.attachment) throw new Error(`no renderer for a ${ref.kind} attachment`);
+    return this.attachment(ref);
   }
 
   private async recordFailure(row: OutboxRow, error: unknown): Promise<void> {

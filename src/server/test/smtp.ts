@@ -6,6 +6,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   links: string[];
+  /** attached files: name, type and bytes */
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 /** An SMTP reply code the server answers MAIL FROM with, e.g. 451 (try later) or 550 (refused). */
@@ -46,7 +48,8 @@ export async function startTestSmtp() {
           if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
           const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(', ') : (mail.to?.text ?? '');
           const text = mail.text ?? '';
-          inbox.push({ to, subject: mail.subject ?? '', text, links: text.match(/https?:\/\/\S+/g) ?? [] });
+          const attachments = mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content }));
+          inbox.push({ to, subject: mail.subject ?? '', text, links: text.match(/https?:\/\/\S+/g) ?? [], attachments });
           waiters.splice(0).forEach((w) => w());
           callback();
         })

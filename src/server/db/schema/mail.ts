@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
+
+/** What a queued mail attaches: the kind of document and its id. */
+export type MailAttachmentRef = { kind: 'invoice'; id: string };
 
 /**
  * Transactional outbox (ruling 31): a mail is a row written in the same transaction as the change
@@ -21,6 +24,11 @@ export const mailOutbox = pgTable(
     /** emptied once sent: bodies carry single-use links that must not outlive their delivery */
     text: text('text').notNull(),
     html: text('html'),
+    /**
+     * A document to attach, named not stored (e.g. the tax invoice of a payment): the worker renders
+     * it when it sends, from a record that never changes, so the outbox row stays small.
+     */
+    attachment: jsonb('attachment').$type<MailAttachmentRef>(),
     status: text('status', { enum: ['queued', 'sending', 'sent', 'failed'] }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
