@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
@@ -87,7 +88,7 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
     expect((await download).suggestedFilename()).toMatch(/^invoice-SL-\d{4}-\d{2}-\d{6}\.pdf$/);
   });
 
-  it('a school whose paid plan ended signs in read-only, reprints a receipt, renews, and writes again', async () => {
+  it('a school whose paid plan ended signs in read-only, reprints a receipt, exports its data, renews, and writes again', async () => {
     const school = await feeSchool(e2e, 'Handwara Girls School');
     await classStructure(school, 'Class 5');
     const student = await addStudent(school, { name: 'Insha Lone', class: 'Class 5' });
@@ -117,6 +118,17 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
     // every read and reprint works
     await page.goto(`/school/receipts/${saved.receipt.id}/print`);
     await poll(() => page.getByText(saved.receipt.receiptNumber).first().isVisible()).toBe(true);
+
+    // and the whole school's data can still be exported (ruling 25)
+    await page.goto('/school/settings');
+    const card = page.getByTestId('export-card');
+    await card.getByRole('button', { name: 'Export all data' }).click();
+    await poll(() => card.getByText('Your export is ready').isVisible()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download zip' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^school-ledger-handwara-girls-school-\d{4}-\d{2}-\d{2}\.zip$/);
+    // a zip archive (it starts PK); its contents are checked in e2e/first-run.test.ts
+    const zip = readFileSync((await download.path())!);
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
 
     await page.goto('/school/dashboard');
     await page.getByRole('link', { name: 'Renew Plan' }).first().click();
