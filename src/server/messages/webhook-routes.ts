@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorDto } from '../auth/dto';
 import { badRequest, notFound } from '../lib/errors';
+import { parseJsonKeepingRaw } from '../lib/raw-json-body';
 import { applyDeliveryReports } from './delivery';
 import { smsDeliveryReports } from './sms-gateway';
 import { whatsappDeliveryReports, whatsappSignatureValid } from './whatsapp-cloud';
@@ -25,14 +26,7 @@ export async function messageWebhookRoutes(fastify: FastifyInstance): Promise<vo
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, config } = app.deps;
   const { whatsapp, sms } = config.messages;
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
-    try {
-      done(null, { raw: body as string, json: JSON.parse(body as string) as unknown });
-    } catch {
-      done(badRequest('The request body is not valid JSON'), undefined);
-    }
-  });
+  parseJsonKeepingRaw(app);
 
   app.get(
     '/api/messages/webhook/whatsapp',

@@ -11,6 +11,7 @@ import { inLedgerTransaction } from '../fees/writer';
 import { loadReceiptDocument, receiptLogo } from '../fees/receipt-document';
 import { receiptPdf } from '../fees/receipt-pdf';
 import { badRequest, conflict, HttpError, notFound } from '../lib/errors';
+import { parseJsonKeepingRaw } from '../lib/raw-json-body';
 import { sendPdf } from '../lib/pdf';
 import { isUniqueViolation } from '../lib/pg-errors';
 import { SandboxProvider, type PaymentProvider } from '../payments/provider';
@@ -296,14 +297,7 @@ export async function payingRoutes(fastify: FastifyInstance): Promise<void> {
 async function webhookRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, config } = app.deps;
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
-    try {
-      done(null, { raw: body as string, json: JSON.parse(body as string) as unknown });
-    } catch {
-      done(badRequest('The request body is not valid JSON'), undefined);
-    }
-  });
+  parseJsonKeepingRaw(app);
   app.post(
     '/api/pay/webhook/:key',
     {

@@ -8,6 +8,7 @@ import { errorDto } from '../auth/dto';
 import { subscriptionPayments } from '../db/schema';
 import { noteWebhook } from './webhook-log';
 import { badRequest, HttpError, notFound } from '../lib/errors';
+import { parseJsonKeepingRaw } from '../lib/raw-json-body';
 import { listPlans } from '../plans/queries';
 import { findSchool, schoolDto, toSchoolDto } from '../schools/queries';
 import {
@@ -291,14 +292,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
 async function webhookRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock, payments } = app.deps;
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
-    try {
-      done(null, { raw: body as string, json: JSON.parse(body as string) as unknown });
-    } catch {
-      done(badRequest('The request body is not valid JSON'), undefined);
-    }
-  });
+  parseJsonKeepingRaw(app);
   app.post(
     '/api/payments/webhook',
     {

@@ -11,7 +11,7 @@ import { PAY_TEXTS } from './texts';
 
 const PUBLIC = { token: null } as const;
 
-/** Operations §3 "Payment link response": amount may be a number or a numeric string. */
+/** Operations §3 "Payment link response"; the amount comes as a decimal rupee string ("1500.00"), never a float. */
 export const payLinkSchema = z.object({
   school: z.object({ name: z.string() }),
   student: z.object({ name: z.string(), class: z.string(), rollNumber: z.union([z.number(), z.string()]).nullable() }),
@@ -19,7 +19,7 @@ export const payLinkSchema = z.object({
     feeType: z.string(),
     description: z.string().nullable().optional(),
     feeMonth: z.string().nullable().optional(),
-    amount: z.union([z.number(), z.string()]),
+    amount: z.string(),
     expiresAt: z.string(),
     status: z.string(),
   }),
@@ -61,9 +61,9 @@ const signedSchema = z.object({ razorpay_order_id: z.string(), razorpay_payment_
 
 const upiReferenceAnswer = z.object({ status: z.literal('pending') });
 
-/** The amount of the link in paise, whichever form the server sent. */
-export function linkAmount(amount: number | string): Paise | null {
-  return parseRupees(typeof amount === 'number' ? amount.toFixed(2) : amount);
+/** The amount of the link in paise, parsed from its decimal string without a float. */
+export function linkAmount(amount: string): Paise | null {
+  return parseRupees(amount);
 }
 
 export const orderPaise = (order: PayOrder): Paise => paise(order.amountPaise);
