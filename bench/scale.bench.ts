@@ -91,6 +91,9 @@ async function measure(ctx: BenchContext, databaseUrl: string, workers: number, 
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       errors: result.errors + result.timeouts + result.non2xx,
+      ...(result.errors + result.timeouts + result.non2xx > 0
+        ? { note: `${result.timeouts} timed out (10 s), ${result.non2xx} not 2xx, ${result.errors - result.timeouts} connection errors` }
+        : {}),
     };
   } finally {
     await stop(child);
@@ -116,7 +119,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const one = await measure(ctx, target.toString(), 1, school.token, dataDir);
     const two = await measure(ctx, target.toString(), 2, school.token, dataDir);
     const gain = one.requestsPerSecond ? (two.requestsPerSecond ?? 0) / one.requestsPerSecond : 0;
-    two.note = `${gain.toFixed(2)}× the requests of one process on ${os.cpus().length} cores shared with PostgreSQL and the load generator`;
+    two.note = `${two.note ? `${two.note}; ` : ''}${gain.toFixed(2)}× the requests of one process on ${os.cpus().length} cores shared with PostgreSQL and the load generator`;
     return [one, two];
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -83,7 +83,8 @@ export function supervise({ workers, graceMs, onListening }: SuperviseOptions): 
     for (const worker of running) if (worker.isConnected()) worker.send(STOP_MESSAGE);
   };
 
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // a signal handler is also given the signal's number: not an exit code
+  process.on('SIGINT', (signal) => stop(signal));
+  process.on('SIGTERM', (signal) => stop(signal));
   for (let i = 0; i < workers; i++) fork();
 }

@@ -1,11 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './db/client';
+import { runSubscriptionNotices } from './billing/notices';
+import { loadConfig } from './config';
+import { openPostgres, type Database } from './db/client';
+import { schools } from './db/schema';
 import { rowsOf } from './lib/sql-rows';
 import { queueMail } from './mail/outbox';
 import { withDatabase } from './test/global-setup';
@@ -43,6 +46,7 @@ interface AppProcess {
 const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ledger-scale-'));
 let database: Database;
+let databaseUrl: string;
 let smtp: Awaited<ReturnType<typeof startTestSmtp>>;
 let a: AppProcess;
 let b: AppProcess;
@@ -116,6 +120,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   const [row] = rowsOf<{ name: string }>(await database.db.execute(sql`select current_database() as name`));
   const url = withDatabase(process.env.DATABASE_URL!, row!.name);
+  databaseUrl = url;
   [a, b] = await Promise.all([startProcess('a', url, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }), startProcess('b', url)]);
 }, 180_000);
 
@@ -223,5 +228,83 @@ describe('two app processes on one PostgreSQL database', () => {
       await database.db.execute(sql`select status, attempts from mail_outbox where kind = 'test'`),
     );
     expect(rows).toEqual(Array(20).fill({ status: 'sent', attempts: 1 }));
+  });
+});
+
+describe('scheduled jobs started by two processes at the same moment', () => {
+  it('the subscription notices job queues each notice and its mail once', async () => {
+    // a second pool stands for the other process's job: both run at the same instant, on their own connections
+    const other = await openPostgres(databaseUrl, { max: 4 });
+    try {
+      const now = new Date();
+      const inserted = await database.db
+        .insert(schools)
+        .values(
+          Array.from({ length: 5 }, (_, i) => ({
+            name: `Ending Trial ${i}`,
+            email: `trial${i}-${Date.now()}@school.test`,
+            subscriptionPlan: 'standard',
+            subscriptionStatus: 'trial' as const,
+            trialEndsAt: new Date(now.getTime() + 6 * 3600_000),
+          })),
+        )
+        .returning({ id: schools.id });
+      const config = loadConfig({ NODE_ENV: 'test', APP_URL: 'http://school.test', DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) });
+      const [first, second] = await Promise.all([runSubscriptionNotices(database.db, config, now), runSubscriptionNotices(other.db, config, now)]);
+      expect(first.queued + second.queued).toBe(5);
+      const ids = inserted.map((s) => s.id);
+      const counts = rowsOf<{ notices: number; mails: number }>(
+        await database.db.execute(sql`
+          select (select count(*)::int from subscription_notices where school_id in ${ids}) as notices,
+                 (select count(*)::int from mail_outbox where school_id in ${ids} and kind = 'trial-renewal-1d') as mails`),
+      );
+      expect(counts).toEqual([{ notices: 5, mails: 5 }]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('WORKERS=2 npm start', () => {
+  it('serves one port from two app processes and stops them all on SIGTERM, exit 0, port freed', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        WORKERS: '2',
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: path.join(dataDir, 'cluster'),
+        SERVE_WEB: 'false',
+        PAYMENTS_PROVIDER: 'sandbox',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 90_000;
+    while (!output.includes('School Ledger is running')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`WORKERS=2 did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(output).toContain(`School Ledger is running on http://localhost:${port} (database: PostgreSQL, 2 app processes;`);
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+    // npm → the primary → its two workers
+    const primary = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)]).toString().trim().split(/\s+/)[0]!;
+    const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', primary]).toString().trim().split(/\s+/).filter(Boolean);
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+
+    child.kill('SIGTERM'); // to npm, which passes it on, as a service manager's stop does
+    expect(await exited).toBe(0);
+    expect(output).toContain('the app processes finish their requests in progress, then stop');
+    expect(output).toContain('School Ledger stopped.');
+    expect(await fetch(`http://127.0.0.1:${port}/api/health`).then(() => 'answered', () => 'refused')).toBe('refused');
   });
 });
