@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSubscriptionNotices } from './billing/notices';
 import { loadConfig } from './config';
 import { openPostgres, type Database } from './db/client';
-import { schools } from './db/schema';
+import { reminderSettings, schools } from './db/schema';
+import type { MessageProvider } from './messages/provider';
+import { runDueSchedules } from './reminders/schedule';
 import { rowsOf } from './lib/sql-rows';
 import { queueMail } from './mail/outbox';
 import { withDatabase } from './test/global-setup';
@@ -259,6 +261,26 @@ describe('scheduled jobs started by two processes at the same moment', () => {
                  (select count(*)::int from mail_outbox where school_id in ${ids} and kind = 'trial-renewal-1d') as mails`),
       );
       expect(counts).toEqual([{ notices: 5, mails: 5 }]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the monthly reminder schedule started by two processes at the same moment', () => {
+  it("runs each school's month once", async () => {
+    const other = await openPostgres(databaseUrl, { max: 4 });
+    try {
+      const now = new Date();
+      const [school] = await database.db
+        .insert(schools)
+        .values({ name: 'Reminding School', email: `remind-${Date.now()}@school.test`, subscriptionPlan: 'premium', subscriptionStatus: 'active', planStartDate: now, planEndDate: new Date(now.getTime() + 30 * 86_400_000) })
+        .returning({ id: schools.id });
+      await database.db.insert(reminderSettings).values({ schoolId: school!.id, enabled: true, dayOfMonth: 1, channel: 'sms' });
+      const provider: MessageProvider = { name: 'none', channels: ['sms'], send: () => Promise.reject(new Error('not in this test')) };
+      const [first, second] = await Promise.all([runDueSchedules(database.db, provider, now), runDueSchedules(other.db, provider, now)]);
+      expect([...first, ...second].filter((run) => run.schoolId === school!.id)).toHaveLength(1);
+      expect(await runDueSchedules(other.db, provider, now)).toEqual([]);
     } finally {
       await other.close();
     }
