@@ -149,7 +149,7 @@ function CollectionProgress({ stats }: { stats: SchoolStats | undefined }) {
   return (
     <Card className="grid gap-2 p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="text-sm font-semibold">Collection Progress</h3>
+        <h2 className="text-sm font-semibold">Collection Progress</h2>
         <span className="text-sm font-semibold tabular-nums" data-testid="collection-percent">
           {stats ? `${percent}%` : '—'}
         </span>
