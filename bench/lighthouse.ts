@@ -47,6 +47,8 @@ const PAGES = [
 const executablePath = chromiumPath();
 if (!executablePath) throw new Error('No Chromium found (apt-get install chromium)');
 
+// the scores follow the machine's load (decision 0044): it is recorded beside them
+const loadAverageAtStart = os.loadavg().map((n) => Number(n.toFixed(1)));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ledger-lighthouse-'));
 const database = await openPglite({ dataDir: path.join(dataDir, 'db') });
 await migrateDatabase(database);
@@ -140,9 +142,9 @@ try {
 const resultsDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
 mkdirSync(resultsDir, { recursive: true });
 const file = path.join(resultsDir, `lighthouse-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), chromium: executablePath, formFactor, cores: os.cpus().length, rows }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), chromium: executablePath, formFactor, cores: os.cpus().length, loadAverageAtStart, loadAverageAtEnd: os.loadavg().map((n) => Number(n.toFixed(1))), rows }, null, 2)}\n`);
 
-console.log(`\nLighthouse (${formFactor}), target ${TARGET}`);
+console.log(`\nLighthouse (${formFactor}, median of ${values.runs}), target ${TARGET}; load average ${loadAverageAtStart.join(' ')} at the start`);
 console.log('page         performance  accessibility  pass');
 for (const r of rows) console.log(`${r.page.padEnd(12)} ${String(r.performance).padStart(11)}  ${String(r.accessibility).padStart(13)}  ${r.pass ? 'yes' : 'NO'}`);
 for (const r of rows.filter((x) => x.failing.length > 0)) console.log(`  ${r.page}: ${r.failing.join(', ')}`);
