@@ -96,14 +96,16 @@ try {
     chromePath: executablePath,
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
   });
-  // the token goes into the browser's own profile (its default context), which Lighthouse's tabs share
-  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-  const page = await browser.contexts()[0]!.newPage();
-
   for (const target of PAGES) {
     console.log(`Lighthouse: ${target.page}`);
+    // the token goes into the browser's own profile (its default context), which Lighthouse's tabs
+    // share; the tab that set it is closed first, or Lighthouse's tab loads in the background and never paints
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const page = await browser.contexts()[0]!.newPage();
     await page.goto(`${baseUrl}/favicon.svg`);
     await page.evaluate((t) => (t ? localStorage.setItem('auth_token', t) : localStorage.removeItem('auth_token')), target.signedIn ? token : '');
+    await page.close();
+    await browser.close();
     const url = `${baseUrl}${target.path}`;
     const runs: Result[] = [];
     for (let i = 0; i < Math.max(1, Number(values.runs)); i++) {
@@ -128,10 +130,10 @@ try {
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 0.9 && (a.scoreDisplayMode === 'binary' || a.scoreDisplayMode === 'numeric' || a.scoreDisplayMode === 'metricSavings'))
       .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+    if (lhr.runtimeError) failing.unshift(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
     if (lhr.finalDisplayedUrl.includes('/login') && target.signedIn) failing.unshift('redirected to /login: the token was not used');
     rows.push({ page: target.page, url: target.path, formFactor, runs: runs.map((r) => Math.round(perf(r) * 100)), performance, accessibility, target: TARGET, pass: performance >= TARGET && accessibility >= TARGET, failing });
   }
-  await browser.close();
 } finally {
   await chrome?.kill();
   await app.close();
