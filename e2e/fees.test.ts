@@ -2,6 +2,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStudent, classStructure, dueMonths, feeSchool, inr, indiaToday, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { formatDateIN } from '../src/domain/dates';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 const TUITION = 1500;
@@ -25,6 +26,7 @@ describe.skipIf(skipReason())('fee collection', () => {
     const page = await e2e.newPage();
     await openDashboard(page, school.token, 'monthly-fees');
     await soon(() => page.getByRole('heading', { name: 'Monthly Fee Management' }).isVisible()).toBe(true);
+    await expectAccessible(page, 'Submit Monthly Fee');
 
     // nothing chosen yet: Save says so
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -146,6 +148,7 @@ describe.skipIf(skipReason())('fee collection', () => {
     expect(await ledger.textContent()).toContain(`Outstanding Balance (till date)${inr(outstanding)}`);
     expect(await ledger.textContent()).toContain(`Months Paid3 of ${school.months.length}`);
     if (due > 3) expect(await months.getByRole('listitem', { name: `${school.months[3]!.month} ${school.months[3]!.year}: Pending` }).isVisible()).toBe(true);
+    await expectAccessible(page, 'Student Fee Status with a paid receipt');
     // the server's outstanding-fees figure is the same
     const server = await school.call<{ total: string }>('GET', `/api/students/${(await school.call<Array<{ id: string; name: string }>>('GET', '/api/students?class=Class%205&section=A')).find((s) => s.name === 'Aarav Sharma')!.id}/outstanding-fees`);
     expect(server.total).toBe(`${outstanding}.00`);

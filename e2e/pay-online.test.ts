@@ -4,6 +4,7 @@ import type { Download, Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStudent, classStructure, feeSchool, inr, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 /**
@@ -158,6 +159,7 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     expect(intent).toMatch(/^upi:\/\/pay\?/);
     const params = new URL(intent!.replace('upi://pay', 'https://x/pay')).searchParams;
     expect(params.get('pa')).toBe('dallake@okaxis');
+    await expectAccessible(page, "the parent's pay page at 375 px");
     expect(params.get('am')).toBe('1500.00');
     expect(params.get('cu')).toBe('INR');
     await shots(page, 'parent-link');

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthKeyLabel, previousMonthKey } from '../src/domain/reports';
 import { addStudent, classStructure, dueMonths, feeSchool, indiaToday, inr, openDashboard, soon, type FeeSchool } from './fee-helpers';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 /**
@@ -52,6 +53,7 @@ describe.skipIf(skipReason())('reports', () => {
     await soon(() => page.getByText('Quick Financial Summary').isVisible()).toBe(true);
     const summary = page.getByRole('heading', { name: 'Quick Financial Summary' }).locator('xpath=../..');
     await soon(() => summary.innerText()).toContain('Total Students\n3');
+    await expectAccessible(page, 'the Reports tab');
 
     await page.getByRole('button', { name: 'Financial Report' }).click();
     const dialog = page.getByRole('dialog');

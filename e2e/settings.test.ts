@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 describe.skipIf(skipReason())('account settings', () => {
@@ -24,6 +25,7 @@ describe.skipIf(skipReason())('account settings', () => {
     expect(await page.getByTestId('overview-school').textContent()).toBe('Dal Lake Academy');
     expect(await page.getByText('Secure Settings').isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/school/dashboard');
+    await expectAccessible(page, 'Account Settings');
   });
 
   it('updates the school information: code uppercased as typed, phone checked', async () => {

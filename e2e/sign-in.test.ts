@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
+import { expectAccessible } from './axe';
 import { ADMIN, skipReason, startE2E, type E2E } from './harness';
 
 describe.skipIf(skipReason())('sign-in', () => {
@@ -18,6 +19,7 @@ describe.skipIf(skipReason())('sign-in', () => {
     await poll(() => page.getByText('Login Failed').isVisible()).toBe(true);
     await poll(() => page.getByText('Invalid email or password').isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/login');
+    await expectAccessible(page, 'the login page with its error');
   });
 
   it('a master administrator on /login is turned away with a link to the admin portal (ruling 21)', async () => {
@@ -68,6 +70,7 @@ describe.skipIf(skipReason())('sign-in', () => {
     expect(await stat('Trial Schools').textContent()).toBe('3');
     expect(await stat('Active Schools').textContent()).toBe('0');
     expect(await stat('Expired Trials').textContent()).toBe('0');
+    await expectAccessible(page, 'the admin portal overview at 375 px');
 
     await page.getByRole('tab', { name: 'Schools' }).click();
     const search = page.getByRole('searchbox', { name: 'Search schools' });

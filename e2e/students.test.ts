@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInSchool } from './account-helpers';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 async function openDashboard(page: Page, token: string, tab = 'students') {
@@ -147,6 +148,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await soon(() => page.getByRole('heading', { name: 'Reyansh Jain' }).isVisible()).toBe(true);
     await soon(() => page.getByText('House 7, Rajbagh').isVisible()).toBe(true);
     await soon(() => page.getByText('Father Jain').first().isVisible()).toBe(true);
+    await expectAccessible(page, 'the dashboard: stats, students and a student record');
 
     // Edit it: the new name shows on the record and in the roll number picker.
     await page.getByRole('button', { name: 'Edit Student' }).click();

@@ -82,3 +82,40 @@ describe('source maps', () => {
     }
   });
 });
+
+describe('caching and compression of the web app (decision 0044)', () => {
+  it('hashed assets are kept for a year, index.html and client routes are revalidated, scripts are sent gzipped', async () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js'), `export const a = "${'x'.repeat(4000)}";`);
+    const previous = process.env.WEB_DIST;
+    process.env.WEB_DIST = dist;
+    try {
+      const app = await buildApp({
+        db: ctx.database.db,
+        dbKind: ctx.database.kind,
+        config: { ...ctx.config, nodeEnv: 'production' },
+        clock: new MovableClock(),
+        mailer: createSmtpMailer(ctx.smtp.url, ctx.config.mailFrom),
+        web: true,
+      });
+      await app.ready();
+      const script = await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(script.headers['content-encoding']).toBe('gzip');
+      for (const url of ['/', '/index.html', '/favicon.svg', '/school/dashboard']) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['cache-control'], url).toBe('no-cache');
+      }
+      await app.close();
+    } finally {
+      if (previous === undefined) delete process.env.WEB_DIST;
+      else process.env.WEB_DIST = previous;
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});

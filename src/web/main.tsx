@@ -1,11 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { SessionProvider } from './app/session';
 import { ErrorBoundary } from './components/error-boundary';
 import { ThemeProvider } from './components/theme';
-import { Toaster } from './components/toaster';
 import { createQueryClient } from './lib/query-client';
 import { router } from './app/router';
 import './styles.css';
@@ -18,6 +17,9 @@ window.addEventListener('unhandledrejection', (event) => {
 
 const queryClient = createQueryClient();
 
+// sonner is not needed to paint the first screen: it loads beside the first route (initial JS budget, decision 0044)
+const Toaster = lazy(() => import('./components/toaster').then((m) => ({ default: m.Toaster })));
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
@@ -25,7 +27,9 @@ createRoot(document.getElementById('root')!).render(
         <QueryClientProvider client={queryClient}>
           <SessionProvider>
             <RouterProvider router={router} />
-            <Toaster />
+            <Suspense fallback={null}>
+              <Toaster />
+            </Suspense>
           </SessionProvider>
         </QueryClientProvider>
       </ThemeProvider>

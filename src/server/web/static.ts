@@ -41,9 +41,27 @@ export async function buildWeb(log: (line: string) => void = console.log): Promi
 /** Source maps would hand out the app's source: the build writes them without a reference (vite.config.ts) and they are never served. */
 const isServable = (pathName: string) => !pathName.toLowerCase().endsWith('.map');
 
+/**
+ * Files under assets/ carry a content hash in their name, so a browser may keep them for a year
+ * without asking; everything else (index.html, favicon) is revalidated so a deploy shows at once
+ * (decision 0044).
+ */
+export function cacheControlFor(filePath: string): string {
+  return filePath.split(path.sep).includes('assets') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** Serves the built app; every other non-API GET gets index.html so client routes work on reload. */
 export async function serveWeb(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyStatic, { root: webDist(), prefix: '/', wildcard: false, index: ['index.html'], allowedPath: isServable });
+  await app.register(fastifyStatic, {
+    root: webDist(),
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    allowedPath: isServable,
+    // @fastify/static's own cache-control is replaced by cacheControlFor
+    cacheControl: false,
+    setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath)),
+  });
 }
 
 export function spaNotFound(request: FastifyRequest, reply: FastifyReply) {

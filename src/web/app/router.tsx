@@ -1,14 +1,30 @@
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { ErrorScreen } from '@/web/components/error-boundary';
+import { preloadDashboardPanel } from './dashboard-panels';
 import { HomeRedirect, RedirectIfSignedIn, RequireRole } from './guards';
 
 function RouteError() {
   return <ErrorScreen error={useRouteError()} />;
 }
 
+/**
+ * Every page is a lazy route: its code (and what only it imports — charts, spreadsheets, CSV
+ * parsing) is fetched when the route is first visited, so the entry stays within the initial
+ * JavaScript budget that `npm run size` checks (docs/decisions/0044-web-weight-and-accessibility.md).
+ * A new page slots in the same way, one line:
+ *   { path: '/school/things', lazy: page(() => import('@/web/features/things/things-page'), 'ThingsPage') },
+ * and a new dashboard tab with one React.lazy entry in ./dashboard-panels.tsx. Never import a
+ * feature statically from this file, main.tsx or ./session.tsx: that puts it in every first load.
+ */
 const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => async () => {
   const module = await load();
   return { Component: module[name] as React.ComponentType };
+};
+
+/** The dashboard's chunk and the open tab's chunk are fetched side by side, not one after the other. */
+const dashboard = () => {
+  preloadDashboardPanel(new URLSearchParams(window.location.search).get('tab'));
+  return page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage')();
 };
 
 /** The route table of platform §2 and operations §2. */
@@ -57,8 +73,8 @@ export const router = createBrowserRouter([
       {
         element: <RequireRole role="school_admin"><Outlet /></RequireRole>,
         children: [
-          { path: '/school/dashboard', lazy: page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage') },
-          { path: '/dashboard', lazy: page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage') },
+          { path: '/school/dashboard', lazy: dashboard },
+          { path: '/dashboard', lazy: dashboard },
           { path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') },
           { path: '/school/settings', lazy: page(() => import('@/web/features/settings/settings-page'), 'SettingsPage') },
           { path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') },

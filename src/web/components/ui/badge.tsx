@@ -9,7 +9,7 @@ const badgeVariants = cva('inline-flex items-center gap-1 rounded-full border px
       secondary: 'border-transparent bg-secondary text-secondary-foreground',
       outline: 'text-foreground',
       success: 'border-transparent bg-success/15 text-success',
-      warning: 'border-transparent bg-warning/20 text-amber-700 dark:text-warning',
+      warning: 'border-transparent bg-warning/20 text-amber-800 dark:text-warning',
       destructive: 'border-transparent bg-destructive/15 text-destructive',
     },
   },

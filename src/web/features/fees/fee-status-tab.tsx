@@ -196,7 +196,7 @@ function MonthCards({ data }: { data: FeeStatus }) {
       <CardContent>
         <ul className="grid grid-cols-2 gap-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Months">
           {data.account.months.map((m) => (
-            <li key={m.key} aria-label={`${m.label}: ${m.status}`} className={cn('grid gap-1.5 rounded-lg border p-3 text-sm', !m.due && 'opacity-80')}>
+            <li key={m.key} aria-label={`${m.label}: ${m.status}`} className={cn('grid gap-1.5 rounded-lg border p-3 text-sm', !m.due && 'border-dashed bg-muted/30')}>
               <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
                 <span className="font-medium">{m.label}</span>
                 <Badge variant={BADGE[m.status]}>{m.status}</Badge>

@@ -46,7 +46,7 @@ export function StateCard({
 }) {
   const toneClass = {
     error: 'bg-destructive/10 text-destructive',
-    warning: 'bg-warning/20 text-amber-700 dark:text-warning',
+    warning: 'bg-warning/20 text-amber-800 dark:text-warning',
     success: 'bg-success/15 text-success',
     info: 'bg-primary/10 text-primary',
   }[tone];

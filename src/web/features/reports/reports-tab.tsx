@@ -12,7 +12,7 @@ import {
   TriangleAlertIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { REPORT_TITLES, type ReportKind } from '@/domain/report-document';
 import { indiaDate } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
@@ -25,9 +25,11 @@ import { rupees } from '@/web/lib/format';
 import { schoolStatsQuery } from '@/web/lib/school-stats';
 import { sessionsQuery } from '@/web/lib/school-data';
 import { downloadFile, printUrl, reportPath } from './api';
-import { DashboardCharts } from './charts';
 import { FinancialReportDialog } from './financial-report-dialog';
 import { MonthlyReportDialog } from './monthly-report-dialog';
+
+// recharts (over 100 kB gzip) follows the report cards instead of holding them back (decision 0044)
+const DashboardCharts = lazy(() => import('./charts').then((m) => ({ default: m.DashboardCharts })));
 
 interface CardSpec {
   kind: ReportKind;
@@ -129,7 +131,9 @@ export function ReportsTab() {
 
       <div className="grid gap-3">
         <h3 className="text-lg font-semibold">At a glance</h3>
-        <DashboardCharts />
+        <Suspense fallback={<div className="h-72" />}>
+          <DashboardCharts />
+        </Suspense>
       </div>
 
       <MonthlyReportDialog open={monthlyOpen} onOpenChange={setMonthlyOpen} />

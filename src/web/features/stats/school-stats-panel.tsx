@@ -113,7 +113,7 @@ function cardsOf(s: SchoolStats | undefined): CardSpec[] {
       value: v(s && rupees(s.yearlyFeesPotential)),
       hint: s ? `Yearly fees of ${s.session.name}` : 'Yearly fees of the session',
       icon: CalendarRangeIcon,
-      tone: 'text-amber-700 bg-warning/15 dark:text-warning',
+      tone: 'text-amber-800 bg-warning/15 dark:text-warning',
     },
     { label: 'Bus Fee Collections', value: v(s && rupees(s.currentSessionBusRevenue)), hint: 'Current session only', icon: BusIcon, tone: 'text-teal-600 bg-teal-500/10 dark:text-teal-400' },
     { label: 'Total Expenses', value: v(s && rupees(s.totalExpenses)), hint: 'Current session', icon: WalletIcon, tone: 'text-rose-600 bg-rose-500/10 dark:text-rose-400' },
@@ -149,7 +149,7 @@ function CollectionProgress({ stats }: { stats: SchoolStats | undefined }) {
   return (
     <Card className="grid gap-2 p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="text-sm font-semibold">Collection Progress</h3>
+        <h2 className="text-sm font-semibold">Collection Progress</h2>
         <span className="text-sm font-semibold tabular-nums" data-testid="collection-percent">
           {stats ? `${percent}%` : '—'}
         </span>
