@@ -116,6 +116,8 @@ export interface StudentFilter {
   className?: string | undefined;
   section?: string | undefined;
   q?: string | undefined;
+  /** one roll number in the class and section (the lookup by roll number) */
+  rollNumber?: number | undefined;
   status: 'active' | 'passout' | 'all';
   /** students who sat in this session, placed where they sat in it (their enrollment) */
   session?: { id: string; name: string } | undefined;
@@ -133,6 +135,7 @@ function filterConditions(f: StudentFilter): SQL | undefined {
   if (f.status !== 'all') where.push(eq(students.status, f.status));
   if (f.className) where.push(eq(placed.className, f.className));
   if (f.section) where.push(eq(placed.section, f.section));
+  if (f.rollNumber !== undefined) where.push(eq(placed.rollNumber, f.rollNumber));
   if (f.q) {
     where.push(sql`(${students.name} ilike ${`%${escapeLike(f.q)}%`} or lower(${students.admissionNumber}) = lower(${f.q}))`);
   }
@@ -185,6 +188,77 @@ async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; n
   if (f.offset === 0 && rows.length < f.limit) return { rows: placed, total: rows.length };
   const [counted] = await db.select({ n: count() }).from(studentEnrollments).innerJoin(students, placedIn).where(where);
   return { rows: placed, total: Number(counted?.n ?? 0) };
+}
+
+/** What the fee screens show of a student in the class and section picker, and what their dialogs need. */
+export const rosterStudentDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  class: z.string(),
+  section: z.string(),
+  rollNumber: z.number().int(),
+  admissionNumber: z.string().nullable(),
+  fatherName: z.string(),
+  status: z.enum(['active', 'passout']),
+  sessionId: z.string().nullable(),
+  monthlyBusFee: amount,
+  monthlyFee: amount,
+  admissionFee: amount,
+});
+export type RosterStudentDto = z.infer<typeof rosterStudentDto>;
+
+export interface RosterFilter {
+  schoolId: string;
+  className: string;
+  section: string;
+  status: 'active' | 'passout' | 'all';
+  /** where the students sat in this session (their enrollment) instead of where they sit today */
+  session?: { id: string; name: string } | undefined;
+}
+
+/**
+ * One class and section in roll order with only the columns the fee screens show: one indexed read
+ * (school, status, class, section, roll), a join to the class's fees, nothing per row.
+ */
+export async function listRoster(db: Db, f: RosterFilter): Promise<RosterStudentDto[]> {
+  const placed = f.session ? studentEnrollments : students;
+  const where: Array<SQL | undefined> = [eq(students.schoolId, f.schoolId), eq(placed.className, f.className), eq(placed.section, f.section)];
+  if (f.status !== 'all') where.push(eq(students.status, f.status));
+  const columns = {
+    id: students.id,
+    name: students.name,
+    class: placed.className,
+    section: placed.section,
+    rollNumber: placed.rollNumber,
+    admissionNumber: students.admissionNumber,
+    fatherName: students.fatherName,
+    status: students.status,
+    sessionId: students.sessionId,
+    bus: students.monthlyBusFeePaise,
+    monthlyFee: classFeeStructures.monthlyTuitionFeePaise,
+    admissionFee: classFeeStructures.yearlyFeePaise,
+  };
+  const rows = f.session
+    ? await db
+        .select(columns)
+        .from(studentEnrollments)
+        .innerJoin(students, and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId)))
+        .leftJoin(classFeeStructures, structureOf(studentEnrollments.schoolId, studentEnrollments.className, f.session.name))
+        .where(and(...where, eq(studentEnrollments.schoolId, f.schoolId), eq(studentEnrollments.sessionId, f.session.id)))
+        .orderBy(asc(studentEnrollments.rollNumber), asc(students.name))
+    : await db
+        .select(columns)
+        .from(students)
+        .leftJoin(academicSessions, eq(academicSessions.id, students.sessionId))
+        .leftJoin(classFeeStructures, structureOf(students.schoolId, students.className, academicSessions.name))
+        .where(and(...where))
+        .orderBy(asc(students.rollNumber), asc(students.name));
+  return rows.map(({ bus, monthlyFee, admissionFee, ...r }) => ({
+    ...r,
+    monthlyBusFee: toRupeeString(paise(bus)),
+    monthlyFee: toRupeeString(paise(Number(monthlyFee ?? 0))),
+    admissionFee: toRupeeString(paise(Number(admissionFee ?? 0))),
+  }));
 }
 
 export async function findStudentWithFees(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentWithFees | undefined> {
