@@ -23,12 +23,12 @@ export interface BenchSchool {
   rows: BenchRow[];
 }
 
-async function generateNew(ctx: BenchContext, size: number): Promise<BenchSchool> {
+export async function generateNew(ctx: BenchContext, size: number, name = `Bench Reports School ${size}`): Promise<BenchSchool> {
   const db = ctx.db;
   const today = indiaDate(ctx.clock.now());
   const current = aprilToMarchSession(today);
   const first = Number(current.startDate.slice(0, 4)) - 2;
-  const school = await ctx.createSchool(`Bench Reports School ${size}`);
+  const school = await ctx.createSchool(name);
   const rows: BenchRow[] = [];
   const intake = Math.max(1, Math.round(size / CLASSES.length));
   const sessions: BenchSchool['sessions'] = [];

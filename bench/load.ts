@@ -6,12 +6,15 @@ export interface PlannedRequest {
   method?: 'GET' | 'POST';
   path: string;
   body?: unknown;
+  /** another school's bearer token for this request (a mixed load over several schools) */
+  token?: string;
 }
 
 export interface VariedLoad {
   name: string;
   baseUrl: string;
-  token: string | ((i: number) => string);
+  /** the bearer token of every request that names none */
+  token?: string;
   connections: number;
   /** seconds, or a fixed number of requests */
   duration?: number;
@@ -42,7 +45,7 @@ export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
         setupRequest: (req) => {
           const n = i++;
           const planned = load.next(n);
-          const token = typeof load.token === 'string' ? load.token : load.token(n);
+          const token = planned.token ?? load.token ?? '';
           return {
             ...req,
             method: planned.method ?? 'GET',

@@ -40,7 +40,8 @@ const files = readdirSync(benchDir)
 async function openDatabase(): Promise<{ database: Database; url?: string; cleanup: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const name = `ledger_bench_${Date.now()}`;
+    // BENCH_DB_PREFIX keeps runs of several people on one server apart
+    const name = `${process.env.BENCH_DB_PREFIX ?? 'ledger_bench'}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
@@ -70,17 +71,19 @@ async function openDatabase(): Promise<{ database: Database; url?: string; clean
   };
 }
 
-const { database, url: databaseUrl, cleanup } = await openDatabase();
-await migrateDatabase(database);
-await seedPlans(database.db);
-const clock = new MovableClock();
+// settings first: a wrong one stops the run before a database is made
 const settings = {
   NODE_ENV: 'production',
   SESSION_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
   ENCRYPTION_KEY: 'bench-encryption-key-that-is-long-enough-000',
   DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-data'),
+  PAYMENTS_PROVIDER: 'sandbox',
 };
 const config = loadConfig(settings);
+const { database, url: databaseUrl, cleanup } = await openDatabase();
+await migrateDatabase(database);
+await seedPlans(database.db);
+const clock = new MovableClock();
 const app = await buildApp({
   db: database.db,
   dbKind: database.kind,
@@ -189,7 +192,9 @@ function judged(r: BenchRow): BenchRow {
   return { ...r, ...(measured === undefined ? {} : { measured }), unit, pass: r.pass !== undefined ? r.pass : (r.met ?? false) };
 }
 
-const verdictOf = (r: BenchRow) => (r.target === undefined ? '' : r.pass === null ? 'n/a' : r.pass ? 'pass' : 'FAIL');
+function verdictOf(r: BenchRow): string {
+  return r.target === undefined ? '' : r.pass === null ? 'n/a' : r.pass ? 'pass' : 'FAIL';
+}
 
 function markdown(list: BenchRow[], heading: string): string {
   const cell = (v: unknown) => String(v ?? '').replace(/\|/g, '\\|');
