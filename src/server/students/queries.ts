@@ -123,6 +123,8 @@ export interface StudentFilter {
   session?: { id: string; name: string } | undefined;
   limit: number;
   offset: number;
+  /** count every match for a full page (a count of a whole 60,000-student school costs more than the page) */
+  withTotal?: boolean | undefined;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -142,8 +144,11 @@ function filterConditions(f: StudentFilter): SQL | undefined {
   return and(...where);
 }
 
-/** A page of students in class order, section, roll number; and how many match in all. */
-export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number }> {
+/**
+ * A page of students in class order, section, roll number (read in that order off
+ * students_school_class_order_idx); and how many match in all when the page is short or it is asked for.
+ */
+export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number | undefined }> {
   if (f.session) return listStudentsIn(db, f, f.session);
   const where = filterConditions(f);
   const rows = await selectWithFees(db)
@@ -153,6 +158,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
     .offset(f.offset);
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
+  if (!f.withTotal) return { rows, total: undefined };
   const [counted] = await db.select({ n: count() }).from(students).where(where);
   return { rows, total: Number(counted?.n ?? 0) };
 }
@@ -161,7 +167,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
  * Students who sat in one session, with the class, section and roll number of that session and the
  * fees of that class in it: the fee screens of an earlier academic year list its roster, not today's.
  */
-async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; name: string }): Promise<{ rows: StudentWithFees[]; total: number }> {
+async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; name: string }): Promise<{ rows: StudentWithFees[]; total: number | undefined }> {
   const where = filterConditions(f);
   const placedIn = and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId));
   const rows = await db
@@ -186,6 +192,7 @@ async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; n
     admissionFee: r.admissionFee,
   }));
   if (f.offset === 0 && rows.length < f.limit) return { rows: placed, total: rows.length };
+  if (!f.withTotal) return { rows: placed, total: undefined };
   const [counted] = await db.select({ n: count() }).from(studentEnrollments).innerJoin(students, placedIn).where(where);
   return { rows: placed, total: Number(counted?.n ?? 0) };
 }

@@ -92,7 +92,8 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Students in class order, section and roll number; filter by class, section, name or admission number',
         description:
           'class accepts any spelling (1st, IST, Class 1); q matches a name (contains, any case) or an admission number; status active (default), passout or all. ' +
-          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all. ' +
+          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all when the page is not full, ' +
+          'and for a full page when withTotal=true is asked (counting a whole large school costs more than the page). rollNumber with class and section finds one roll number. ' +
           'academicYear (2025-2026, 2025-26 or a session id) lists the students who sat in that session, with the class, section and roll number ' +
           'they had in it and that class’s fees of that session; class and section then filter by that placement.',
         security,
@@ -105,6 +106,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           academicYear: academicYearQuery,
           limit: z.coerce.number().int().min(1).max(10_000, 'limit can be at most 10000').optional().default(5000),
           offset: z.coerce.number().int().min(0).optional().default(0),
+          withTotal: z.enum(['true', 'false']).optional().describe('true: X-Total-Count also for a full page'),
         }),
         response: { 200: z.array(studentDto), 400: errorDto },
       },
@@ -123,8 +125,9 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         status: q.status,
         limit: q.limit,
         offset: q.offset,
+        withTotal: q.withTotal === 'true',
       });
-      reply.header('X-Total-Count', String(total));
+      if (total !== undefined) reply.header('X-Total-Count', String(total));
       return rows.map(toStudentDto);
     },
   );
