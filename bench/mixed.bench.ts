@@ -186,7 +186,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const total = results.reduce((s, r) => s + r.total, 0);
     const interactive = results.filter((_, k) => plans[k]!.interactive);
     const worstP99 = Math.max(...interactive.map((r) => r.p99Ms));
-    rows.push({ name: 'mixed load: errors (200 connections, 60 s)', measured: errors, unit: 'errors', target: '0', met: errors === 0, note: `${total} requests` });
+    rows.push({ name: `mixed load: errors (200 connections, ${duration} s)`, measured: errors, unit: 'errors', target: '0', met: errors === 0, note: `${total} requests` });
     rows.push({
       name: 'mixed load: p99 of interactive routes (worst route)',
       measured: worstP99,

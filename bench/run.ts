@@ -6,7 +6,7 @@
  * prints a table and writes bench/results/<time>-<db>.json with the machine's cores and memory.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -207,8 +207,13 @@ function markdown(list: BenchRow[], heading: string): string {
 }
 
 function formatRow(r: BenchRow): string {
-  const figures = r.ms !== undefined ? `${r.ms} ms` : `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`;
-  const verdict = r.target ? ` [${verdictOf(r)}: ${r.target}${r.measured !== undefined && r.ms === undefined && r.p99Ms === undefined ? `, measured ${r.measured} ${r.unit ?? ''}` : ''}]` : '';
+  const figures =
+    r.ms !== undefined
+      ? `${r.ms} ms`
+      : r.requestsPerSecond !== undefined
+        ? `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`
+        : `${r.measured ?? ''} ${r.unit ?? ''}`.trim();
+  const verdict = r.target ? ` [${verdictOf(r)}: ${r.target}]` : '';
   return `${r.name}: ${figures}${verdict}${r.note ? ` (${r.note})` : ''}`;
 }
 
@@ -234,6 +239,16 @@ writeFileSync(
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
 const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${database.kind === 'postgres' ? 'PostgreSQL' : 'the embedded database'}, ${machine}; sizes ${sizes.join(', ')}${quick ? ' (--quick: development figures)' : ''}; file bench/results/${path.basename(out)}.`;
 // the README's Performance section shows this table; a partial run (--only) does not replace it
-if (!only || process.env.BENCH_WRITE_LATEST) writeFileSync(path.join(benchDir, 'results', 'latest.md'), markdown(rows, heading));
+if (!only || process.env.BENCH_WRITE_LATEST) {
+  const table = markdown(rows, heading);
+  writeFileSync(path.join(benchDir, 'results', 'latest.md'), table);
+  // and into the README's Performance section, between its two markers
+  const readme = path.join(benchDir, '..', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const [open, close] = ['<!-- bench:latest -->', '<!-- /bench:latest -->'];
+  const a = text.indexOf(open);
+  const b = text.indexOf(close);
+  if (a >= 0 && b > a) writeFileSync(readme, `${text.slice(0, a + open.length)}\n${table}${text.slice(b)}`);
+}
 console.log(`Figures written to ${path.relative(process.cwd(), out)}${!only || process.env.BENCH_WRITE_LATEST ? ' and bench/results/latest.md' : ''}`);
 process.exit(0);

@@ -57,7 +57,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   // each row is printed as it is measured: a long run shows its progress
   const push = rows.push.bind(rows);
   rows.push = (...items: BenchRow[]) => {
-    for (const r of items) ctx.log(`  · ${r.name}: ${r.ms !== undefined ? `${r.ms} ms` : r.p99Ms !== undefined ? `${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms, errors ${r.errors}` : (r.measured ?? '')} ${r.note ? `(${r.note})` : ''}`);
+    for (const r of items) ctx.log(`  · ${r.name}: ${r.ms !== undefined ? `${r.ms} ms` : r.p99Ms !== undefined ? `p99 ${r.p99Ms} ms, errors ${r.errors ?? 0}` : `${r.measured ?? ''} ${r.unit ?? ''}`} ${r.note ? `(${r.note})` : ''}`);
     return push(...items);
   };
   const onPostgres = ctx.dbKind === 'postgres';
