@@ -62,7 +62,7 @@ async function startChild(ctx: BenchContext): Promise<ChildProcess> {
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...ctx.childEnv, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
+    env: { ...process.env, ...ctx.childEnv, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', WORKERS: '1', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;

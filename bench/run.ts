@@ -77,6 +77,7 @@ const settings = {
   SESSION_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
   ENCRYPTION_KEY: 'bench-encryption-key-that-is-long-enough-000',
   DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-data'),
+  // a production configuration refuses to start without payment keys unless the sandbox is chosen (ruling 29)
   PAYMENTS_PROVIDER: 'sandbox',
 };
 const config = loadConfig(settings);

@@ -30,6 +30,17 @@ describe('configuration from the environment', () => {
     }
   });
 
+  it('runs one app process unless WORKERS says more, and several only on PostgreSQL (decision 0043)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).workers).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: '3', DATABASE_URL: 'postgres://db/ledger' }).workers).toBe(3);
+    expect(() => loadConfig({ DATA_DIR: dir, WORKERS: '2' })).toThrow(
+      'WORKERS: WORKERS above 1 needs DATABASE_URL: the embedded database in DATA_DIR can be opened by one process only. Set DATABASE_URL to a PostgreSQL database, or leave WORKERS at 1',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, WORKERS: '0', DATABASE_URL: 'postgres://db/ledger' })).toThrow('WORKERS: WORKERS must be at least 1');
+    expect(() => loadConfig({ DATA_DIR: dir, WORKERS: 'two', DATABASE_URL: 'postgres://db/ledger' })).toThrow(ConfigError);
+  });
+
   it('derives APP_URL from PORT unless given', () => {
     expect(loadConfig({ PORT: '8080', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) }).appUrl).toBe('http://localhost:8080');
     expect(loadConfig({ APP_URL: 'https://fees.example.in/', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'y'.repeat(32) }).appUrl).toBe('https://fees.example.in');

@@ -5,11 +5,15 @@ import path from 'node:path';
 import { z } from 'zod';
 import { gstinProblem, STATE_NAMES } from '../domain/invoices';
 
+const WORKERS_NEED_POSTGRES =
+  'WORKERS above 1 needs DATABASE_URL: the embedded database in DATA_DIR can be opened by one process only. Set DATABASE_URL to a PostgreSQL database, or leave WORKERS at 1';
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(1, 'PORT must be a port number').max(65535, 'PORT must be a port number').default(5000),
     DATA_DIR: z.string().min(1).default('./data'),
+    WORKERS: z.coerce.number().int('WORKERS must be a whole number of app processes such as 2').min(1, 'WORKERS must be at least 1').max(64, 'WORKERS must be at most 64').default(1),
     DATABASE_URL: z
       .string()
       .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -68,6 +72,11 @@ const envSchema = z
   .refine((v) => !v.SUPPLIER_GSTIN || gstinProblem(v.SUPPLIER_GSTIN, v.SUPPLIER_STATE) === null, {
     message: 'SUPPLIER_GSTIN is not a valid GSTIN of SUPPLIER_STATE',
     path: ['SUPPLIER_GSTIN'],
+  })
+  // decision 0023: the embedded database belongs to one process; several share only PostgreSQL (decision 0043)
+  .refine((v) => v.WORKERS === 1 || Boolean(v.DATABASE_URL), {
+    message: WORKERS_NEED_POSTGRES,
+    path: ['WORKERS'],
   })
   .refine((v) => Boolean(v.ADMIN_EMAIL) === Boolean(v.ADMIN_PASSWORD), {
     message: 'Set ADMIN_EMAIL and ADMIN_PASSWORD together',
@@ -131,6 +140,8 @@ export function parseTrustProxy(text: string): number | string[] | null {
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
+  /** how many app processes `npm start` runs on the port (node:cluster); above 1 only on PostgreSQL */
+  workers: number;
   dataDir: string;
   databaseUrl: string | undefined;
   appUrl: string;
@@ -206,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
+    workers: e.WORKERS,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),

@@ -1,4 +1,5 @@
 import type { SubscriptionStatus } from '../../domain/plans';
+import { notifyBus, type BusMessage, type NotifyBus } from '../lib/notify-bus';
 import type { TokenPayload } from './tokens';
 
 /** What the per-request session check reads from the database for one bearer token. */
@@ -25,8 +26,9 @@ interface Entry {
  * (docs/decisions/0013-session-check-cache.md).
  *
  * A revocation made by this process (sign-out, password change or reset, email change, a paid plan)
- * forgets the affected entries at once; one made by another process sharing the database takes
- * effect within `ttlMs`. Expiry of the session and of the school's trial or plan is still judged
+ * forgets the affected entries at once and is announced on the notify bus, so every other process
+ * sharing the database forgets them within a second (decision 0043); `ttlMs` is the backstop, cut
+ * to `unreliableTtlMs` while the bus cannot promise delivery. Expiry of the session and of the school's trial or plan is still judged
  * on every request, against the app clock.
  */
 export class SessionCache {
@@ -36,13 +38,18 @@ export class SessionCache {
   constructor(
     private readonly ttlMs = 10_000,
     private readonly maxEntries = 10_000,
-  ) {}
+    private readonly bus?: NotifyBus,
+    private readonly unreliableTtlMs = 1_000,
+  ) {
+    bus?.subscribe((message) => this.receive(message));
+  }
 
   get(token: string, now: Date): CheckedSession | null {
     const entry = this.entries.get(token);
     if (!entry) return null;
     const age = now.getTime() - entry.checkedAt;
-    if (age < 0 || age >= this.ttlMs || entry.session.sessionExpiresAt <= now) {
+    const ttl = this.bus && !this.bus.reliable ? Math.min(this.ttlMs, this.unreliableTtlMs) : this.ttlMs;
+    if (age < 0 || age >= ttl || entry.session.sessionExpiresAt <= now) {
       this.entries.delete(token);
       return null;
     }
@@ -63,14 +70,25 @@ export class SessionCache {
 
   forgetSession(sessionId: string): void {
     this.forget((s) => s.payload.sid === sessionId);
+    this.bus?.publish({ kind: 'session', id: sessionId });
   }
 
   forgetUser(userId: string): void {
     this.forget((s) => s.userId === userId);
+    this.bus?.publish({ kind: 'user', id: userId });
   }
 
   forgetSchool(schoolId: string): void {
     this.forget((s) => s.schoolId === schoolId);
+    this.bus?.publish({ kind: 'school', id: schoolId });
+  }
+
+  /** Another process's revocation: forgotten here, not announced again. */
+  private receive(message: BusMessage): void {
+    if (message.kind === 'session') this.forget((s) => s.payload.sid === message.id);
+    else if (message.kind === 'user') this.forget((s) => s.userId === message.id);
+    else if (message.kind === 'school') this.forget((s) => s.schoolId === message.id);
+    else if (message.kind === 'reset') this.forget(() => true);
   }
 
   private forget(match: (session: CheckedSession) => boolean): void {
@@ -79,5 +97,5 @@ export class SessionCache {
   }
 }
 
-/** One per process: a revocation written through any app instance of the process reaches it. */
-export const sessionCache = new SessionCache();
+/** One per process: a revocation written through any app instance of the process reaches it, and other processes through the bus. */
+export const sessionCache = new SessionCache(10_000, 10_000, notifyBus);

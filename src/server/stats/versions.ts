@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { schoolDataVersions } from '../db/schema';
+import { notifyBus } from '../lib/notify-bus';
 import { rowsOf } from '../lib/sql-rows';
 
 /**
@@ -25,12 +26,19 @@ const localVersions = new Map<string, number>();
 const sharedVersions = new Map<string, { version: Promise<number>; readAt: number }>();
 const SHARED_CHECK_MS = 1000;
 
+// another process's change (decision 0043): this process's key for the school moves at once
+notifyBus.subscribe((message) => {
+  if (message.kind === 'data') localVersions.set(message.schoolId, (localVersions.get(message.schoolId) ?? 0) + 1);
+  else if (message.kind === 'epoch' || message.kind === 'reset') epoch += 1;
+});
+
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
   localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
   await db
     .insert(schoolDataVersions)
     .values({ schoolId, version: 1 })
     .onConflictDoUpdate({ target: schoolDataVersions.schoolId, set: { version: sql`${schoolDataVersions.version} + 1`, changedAt: sql`now()` } });
+  notifyBus.publish({ kind: 'data', schoolId });
 }
 
 export async function schoolVersion(db: Db, schoolId: string): Promise<number> {
@@ -46,6 +54,7 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
   const schoolId = request.auth?.schoolId;
   if (!schoolId) {
     epoch += 1;
+    notifyBus.publish({ kind: 'epoch' });
     return;
   }
   localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
