@@ -35,6 +35,13 @@ export interface LoadFigures {
  * hit or a replay). Runs on this thread: setupRequest is a function, which autocannon's workers cannot take.
  */
 export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
+  // one request first, answered after whatever the previous load left queued in the server, so a
+  // window does not start behind another scenario's backlog (reads only: a write would be a replay)
+  const first = load.next(0);
+  if ((first.method ?? 'GET') === 'GET') {
+    const res = await fetch(`${load.baseUrl}${first.path}`, { headers: { authorization: `Bearer ${first.token ?? load.token ?? ''}` } }).catch(() => null);
+    await res?.arrayBuffer();
+  }
   let i = 0;
   const result = await autocannon({
     url: load.baseUrl,
@@ -74,7 +81,8 @@ export function p99Row(name: string, f: LoadFigures, p99Ms: number | undefined, 
     p50Ms: f.p50Ms,
     p99Ms: f.p99Ms,
     errors: f.errors,
-    ...(p99Ms === undefined ? {} : { target: `p99 < ${p99Ms} ms, 0 errors`, met: f.errors === 0 && f.p99Ms < p99Ms, measured: f.p99Ms, unit: 'ms p99' }),
+    // a window in which nothing was answered is not a pass
+    ...(p99Ms === undefined ? {} : { target: `p99 < ${p99Ms} ms, 0 errors`, met: f.total > 0 && f.errors === 0 && f.p99Ms < p99Ms, measured: f.p99Ms, unit: 'ms p99' }),
     note: [`${f.total} requests`, note].filter(Boolean).join('; '),
   };
 }

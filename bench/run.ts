@@ -96,7 +96,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 const passwordHash = await hashPassword('BenchPass123');
-const seconds = (full: number) => (quick ? Math.max(2, Math.round(full / 5)) : full);
+const seconds = (full: number) => (quick ? Math.max(3, Math.round(full / 5)) : full);
 
 const ctx: BenchContext = {
   app,
