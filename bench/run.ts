@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- --only students,fees --sizes 2000,60000]
+ * npm run bench [-- --only students,fees --sizes 2000,60000] [-- --quick]
+ * --quick: 2,000 students only and short load windows, for development (not the figures to publish).
  * Runs every bench/*.bench.ts against the app on a loopback port, on the embedded database (a fresh
  * PGlite in a temporary folder) or on PostgreSQL when DATABASE_URL is set (a fresh database there),
  * prints a table and writes bench/results/<time>-<db>.json with the machine's cores and memory.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,9 +25,10 @@ import { seedPlans } from '../src/server/plans/queries';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, sizes: { type: 'string', default: '2000,60000' } },
+  options: { only: { type: 'string' }, sizes: { type: 'string' }, quick: { type: 'boolean', default: false } },
 });
-const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
+const quick = values.quick === true;
+const sizes = (values.sizes ?? (quick ? '2000' : '2000,60000')).split(',').map(Number).filter((n) => n > 0);
 const only = values.only?.split(',');
 
 const benchDir = path.dirname(new URL(import.meta.url).pathname);
@@ -35,10 +37,11 @@ const files = readdirSync(benchDir)
   .filter((f) => !only || only.includes(f.replace('.bench.ts', '')))
   .sort();
 
-async function openDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+async function openDatabase(): Promise<{ database: Database; url?: string; cleanup: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const name = `ledger_bench_${Date.now()}`;
+    // BENCH_DB_PREFIX keeps runs of several people on one server apart
+    const name = `${process.env.BENCH_DB_PREFIX ?? 'ledger_bench'}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
@@ -47,6 +50,7 @@ async function openDatabase(): Promise<{ database: Database; cleanup: () => Prom
     const database = await openPostgres(u.toString(), { max: 60 });
     return {
       database,
+      url: u.toString(),
       cleanup: async () => {
         await database.close();
         // BENCH_KEEP_DB=1 leaves the generated schools behind for EXPLAIN ANALYZE in psql
@@ -67,18 +71,20 @@ async function openDatabase(): Promise<{ database: Database; cleanup: () => Prom
   };
 }
 
-const { database, cleanup } = await openDatabase();
-await migrateDatabase(database);
-await seedPlans(database.db);
-const clock = new MovableClock();
-const config = loadConfig({
+// settings first: a wrong one stops the run before a database is made
+const settings = {
   NODE_ENV: 'production',
   SESSION_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
   ENCRYPTION_KEY: 'bench-encryption-key-that-is-long-enough-000',
   DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-data'),
   // a production configuration refuses to start without payment keys unless the sandbox is chosen (ruling 29)
   PAYMENTS_PROVIDER: 'sandbox',
-});
+};
+const config = loadConfig(settings);
+const { database, url: databaseUrl, cleanup } = await openDatabase();
+await migrateDatabase(database);
+await seedPlans(database.db);
+const clock = new MovableClock();
 const app = await buildApp({
   db: database.db,
   dbKind: database.kind,
@@ -90,6 +96,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 const passwordHash = await hashPassword('BenchPass123');
+const seconds = (full: number) => (quick ? Math.max(3, Math.round(full / 5)) : full);
 
 const ctx: BenchContext = {
   app,
@@ -98,6 +105,10 @@ const ctx: BenchContext = {
   dbKind: database.kind,
   clock,
   sizes,
+  quick,
+  seconds,
+  ...(databaseUrl ? { databaseUrl } : {}),
+  childEnv: settings,
   log: (line) => console.log(line),
   async createSchool(name) {
     const now = clock.now();
@@ -127,7 +138,7 @@ const ctx: BenchContext = {
       // parsed and counted on the event loop that serves them
       workers: 1,
       // a fixed number of slow requests is timed to the end (autocannon's default gives up at 10 s)
-      ...(options.amount ? { amount: options.amount, timeout: 120 } : { duration: options.duration ?? 5 }),
+      ...(options.amount ? { amount: options.amount, timeout: 120 } : { duration: seconds(options.duration ?? 5) }),
       headers: {
         authorization: `Bearer ${options.token}`,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -165,7 +176,7 @@ try {
   for (const file of files) {
     console.log(`\n▶ ${file} (${database.kind})`);
     const module = (await import(path.join(benchDir, file))) as BenchModule;
-    const produced = await module.run(ctx);
+    const produced = (await module.run(ctx)).map(judged);
     rows.push(...produced);
     for (const r of produced) console.log(`  ${formatRow(r)}`);
   }
@@ -174,9 +185,36 @@ try {
   await cleanup();
 }
 
+/** Every row with a target says what it measured, in which unit, and whether it passed. */
+function judged(r: BenchRow): BenchRow {
+  if (r.target === undefined) return r;
+  const measured = r.measured ?? r.ms ?? r.p99Ms ?? r.requestsPerSecond;
+  const unit = r.unit ?? (r.ms !== undefined ? 'ms' : r.p99Ms !== undefined ? 'ms p99' : 'req/s');
+  return { ...r, ...(measured === undefined ? {} : { measured }), unit, pass: r.pass !== undefined ? r.pass : (r.met ?? false) };
+}
+
+function verdictOf(r: BenchRow): string {
+  return r.target === undefined ? '' : r.pass === null ? 'n/a' : r.pass ? 'pass' : 'FAIL';
+}
+
+function markdown(list: BenchRow[], heading: string): string {
+  const cell = (v: unknown) => String(v ?? '').replace(/\|/g, '\\|');
+  const lines = [heading, '', '| benchmark | measured | target | result | note |', '| --- | --- | --- | --- | --- |'];
+  for (const r of list) {
+    const measured = r.measured !== undefined ? `${r.measured} ${r.unit ?? ''}`.trim() : r.ms !== undefined ? `${r.ms} ms` : r.p99Ms !== undefined ? `${r.requestsPerSecond} req/s, p99 ${r.p99Ms} ms` : '';
+    lines.push(`| ${cell(r.name)} | ${cell(measured)} | ${cell(r.target)} | ${verdictOf(r)} | ${cell(r.note)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function formatRow(r: BenchRow): string {
-  const figures = r.ms !== undefined ? `${r.ms} ms` : `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`;
-  const verdict = r.target ? ` [${r.met ? 'met' : 'MISSED'}: ${r.target}]` : '';
+  const figures =
+    r.ms !== undefined
+      ? `${r.ms} ms`
+      : r.requestsPerSecond !== undefined
+        ? `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`
+        : `${r.measured ?? ''} ${r.unit ?? ''}`.trim();
+  const verdict = r.target ? ` [${verdictOf(r)}: ${r.target}]` : '';
   return `${r.name}: ${figures}${verdict}${r.note ? ` (${r.note})` : ''}`;
 }
 
@@ -189,8 +227,9 @@ console.table(
     'p99 ms': r.p99Ms ?? '',
     errors: r.errors ?? '',
     ms: r.ms ?? '',
+    measured: r.measured !== undefined ? `${r.measured} ${r.unit ?? ''}` : '',
     target: r.target ?? '',
-    met: r.target ? (r.met ? 'yes' : 'NO') : '',
+    pass: verdictOf(r),
   })),
 );
 const out = path.join(benchDir, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${database.kind}.json`);
@@ -198,5 +237,19 @@ writeFileSync(
   out,
   JSON.stringify({ date: new Date().toISOString(), database: database.kind, machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) }, sizes, rows }, null, 2),
 );
-console.log(`Figures written to ${path.relative(process.cwd(), out)}`);
+const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
+const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${database.kind === 'postgres' ? 'PostgreSQL' : 'the embedded database'}, ${machine}; sizes ${sizes.join(', ')}${quick ? ' (--quick: development figures)' : ''}; file bench/results/${path.basename(out)}.`;
+// the README's Performance section shows this table; a partial run (--only) does not replace it
+if (!only || process.env.BENCH_WRITE_LATEST) {
+  const table = markdown(rows, heading);
+  writeFileSync(path.join(benchDir, 'results', 'latest.md'), table);
+  // and into the README's Performance section, between its two markers
+  const readme = path.join(benchDir, '..', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const [open, close] = ['<!-- bench:latest -->', '<!-- /bench:latest -->'];
+  const a = text.indexOf(open);
+  const b = text.indexOf(close);
+  if (a >= 0 && b > a) writeFileSync(readme, `${text.slice(0, a + open.length)}\n${table}${text.slice(b)}`);
+}
+console.log(`Figures written to ${path.relative(process.cwd(), out)}${!only || process.env.BENCH_WRITE_LATEST ? ' and bench/results/latest.md' : ''}`);
 process.exit(0);

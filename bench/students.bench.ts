@@ -8,7 +8,7 @@ import type { BenchContext, BenchRow } from './types';
  * 10,000-student school (under 50 ms).
  */
 
-function studentCsv(count: number, seed: string): string {
+export function studentCsv(count: number, seed: string): string {
   const lines = [TEMPLATE_COLUMNS.join(',')];
   for (let i = 0; i < count; i++) {
     const cls = CLASSES[i % CLASSES.length]!;
@@ -30,7 +30,7 @@ interface StreamOutcome {
 }
 
 /** Posts an import and reads the event stream as the browser does. */
-async function streamImport(ctx: BenchContext, token: string, csv: string): Promise<StreamOutcome> {
+export async function streamImport(ctx: BenchContext, token: string, csv: string): Promise<StreamOutcome> {
   const res = await fetch(`${ctx.baseUrl}/api/students/bulk-progress`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -55,7 +55,7 @@ async function streamImport(ctx: BenchContext, token: string, csv: string): Prom
   return { events };
 }
 
-function progressGap(outcome: StreamOutcome): { largestStepPercent: number; imported: number; errors: number } {
+export function progressGap(outcome: StreamOutcome): { largestStepPercent: number; imported: number; errors: number } {
   const progress = outcome.events.filter((e) => e.type === 'progress');
   const total = progress[0]?.total ?? 1;
   let largest = 0;

@@ -16,6 +16,12 @@ export interface BenchRow {
   /** single timed operation */
   ms?: number;
   note?: string;
+  /** the figure the target judges (filled in by the runner from ms, p99 or req/s when left out) */
+  measured?: number | string;
+  /** unit of `measured`: "ms", "ms p99", "req/s", "MB" … */
+  unit?: string;
+  /** the verdict written to the results (the runner copies `met`; null when the row cannot be judged yet) */
+  pass?: boolean | null;
 }
 
 export interface LoadOptions {
@@ -41,6 +47,14 @@ export interface BenchContext {
   clock: MovableClock;
   /** the sizes asked for on the command line (default [2000, 60000]) */
   sizes: number[];
+  /** --quick: the development run (2,000 students, short load windows); figures are not for the README */
+  quick: boolean;
+  /** a load window in seconds: `full` normally, shorter with --quick */
+  seconds(full: number): number;
+  /** PostgreSQL only: the connection string of this run's database, for a server started in a child process */
+  databaseUrl?: string;
+  /** the settings the in-process app runs with, so a child server accepts the same tokens */
+  childEnv: Record<string, string>;
   /** a confirmed school with an administrator on the premium plan; returns its id and a bearer token */
   createSchool(name: string): Promise<{ schoolId: string; token: string; userId: string }>;
   /** autocannon against the running app over loopback */

@@ -154,7 +154,7 @@ describe('bulk import from CSV text', () => {
   });
 
   it('answers whole-file problems with a clear 400 before importing anything', async () => {
-    const before = (await school.api.get('/api/students?limit=1')).headers['x-total-count'];
+    const before = (await school.api.get('/api/students?limit=1&withTotal=true')).headers['x-total-count'];
     const cases: Array<[unknown, string | RegExp]> = [
       [{ csv: '' }, 'Please enter CSV data'],
       [{ csv: '  \n \n' }, 'Please enter CSV data'],
@@ -178,7 +178,7 @@ describe('bulk import from CSV text', () => {
       if (typeof message === 'string') expect(res.json().error).toBe(message);
       else expect(res.json().error).toMatch(message);
     }
-    expect((await school.api.get('/api/students?limit=1')).headers['x-total-count']).toBe(before);
+    expect((await school.api.get('/api/students?limit=1&withTotal=true')).headers['x-total-count']).toBe(before);
   });
 
   it('answers a body over 10 MB with 413 and a clear message', async () => {

@@ -116,11 +116,15 @@ export interface StudentFilter {
   className?: string | undefined;
   section?: string | undefined;
   q?: string | undefined;
+  /** one roll number in the class and section (the lookup by roll number) */
+  rollNumber?: number | undefined;
   status: 'active' | 'passout' | 'all';
   /** students who sat in this session, placed where they sat in it (their enrollment) */
   session?: { id: string; name: string } | undefined;
   limit: number;
   offset: number;
+  /** count every match for a full page (a count of a whole 60,000-student school costs more than the page) */
+  withTotal?: boolean | undefined;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -133,14 +137,18 @@ function filterConditions(f: StudentFilter): SQL | undefined {
   if (f.status !== 'all') where.push(eq(students.status, f.status));
   if (f.className) where.push(eq(placed.className, f.className));
   if (f.section) where.push(eq(placed.section, f.section));
+  if (f.rollNumber !== undefined) where.push(eq(placed.rollNumber, f.rollNumber));
   if (f.q) {
     where.push(sql`(${students.name} ilike ${`%${escapeLike(f.q)}%`} or lower(${students.admissionNumber}) = lower(${f.q}))`);
   }
   return and(...where);
 }
 
-/** A page of students in class order, section, roll number; and how many match in all. */
-export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number }> {
+/**
+ * A page of students in class order, section, roll number (read in that order off
+ * students_school_class_order_idx); and how many match in all when the page is short or it is asked for.
+ */
+export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentWithFees[]; total: number | undefined }> {
   if (f.session) return listStudentsIn(db, f, f.session);
   const where = filterConditions(f);
   const rows = await selectWithFees(db)
@@ -150,6 +158,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
     .offset(f.offset);
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
+  if (!f.withTotal) return { rows, total: undefined };
   const [counted] = await db.select({ n: count() }).from(students).where(where);
   return { rows, total: Number(counted?.n ?? 0) };
 }
@@ -158,7 +167,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
  * Students who sat in one session, with the class, section and roll number of that session and the
  * fees of that class in it: the fee screens of an earlier academic year list its roster, not today's.
  */
-async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; name: string }): Promise<{ rows: StudentWithFees[]; total: number }> {
+async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; name: string }): Promise<{ rows: StudentWithFees[]; total: number | undefined }> {
   const where = filterConditions(f);
   const placedIn = and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId));
   const rows = await db
@@ -183,8 +192,80 @@ async function listStudentsIn(db: Db, f: StudentFilter, session: { id: string; n
     admissionFee: r.admissionFee,
   }));
   if (f.offset === 0 && rows.length < f.limit) return { rows: placed, total: rows.length };
+  if (!f.withTotal) return { rows: placed, total: undefined };
   const [counted] = await db.select({ n: count() }).from(studentEnrollments).innerJoin(students, placedIn).where(where);
   return { rows: placed, total: Number(counted?.n ?? 0) };
+}
+
+/** What the fee screens show of a student in the class and section picker, and what their dialogs need. */
+export const rosterStudentDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  class: z.string(),
+  section: z.string(),
+  rollNumber: z.number().int(),
+  admissionNumber: z.string().nullable(),
+  fatherName: z.string(),
+  status: z.enum(['active', 'passout']),
+  sessionId: z.string().nullable(),
+  monthlyBusFee: amount,
+  monthlyFee: amount,
+  admissionFee: amount,
+});
+export type RosterStudentDto = z.infer<typeof rosterStudentDto>;
+
+export interface RosterFilter {
+  schoolId: string;
+  className: string;
+  section: string;
+  status: 'active' | 'passout' | 'all';
+  /** where the students sat in this session (their enrollment) instead of where they sit today */
+  session?: { id: string; name: string } | undefined;
+}
+
+/**
+ * One class and section in roll order with only the columns the fee screens show: one indexed read
+ * (school, status, class, section, roll), a join to the class's fees, nothing per row.
+ */
+export async function listRoster(db: Db, f: RosterFilter): Promise<RosterStudentDto[]> {
+  const placed = f.session ? studentEnrollments : students;
+  const where: Array<SQL | undefined> = [eq(students.schoolId, f.schoolId), eq(placed.className, f.className), eq(placed.section, f.section)];
+  if (f.status !== 'all') where.push(eq(students.status, f.status));
+  const columns = {
+    id: students.id,
+    name: students.name,
+    class: placed.className,
+    section: placed.section,
+    rollNumber: placed.rollNumber,
+    admissionNumber: students.admissionNumber,
+    fatherName: students.fatherName,
+    status: students.status,
+    sessionId: students.sessionId,
+    bus: students.monthlyBusFeePaise,
+    monthlyFee: classFeeStructures.monthlyTuitionFeePaise,
+    admissionFee: classFeeStructures.yearlyFeePaise,
+  };
+  const rows = f.session
+    ? await db
+        .select(columns)
+        .from(studentEnrollments)
+        .innerJoin(students, and(eq(students.id, studentEnrollments.studentId), eq(students.schoolId, studentEnrollments.schoolId)))
+        .leftJoin(classFeeStructures, structureOf(studentEnrollments.schoolId, studentEnrollments.className, f.session.name))
+        .where(and(...where, eq(studentEnrollments.schoolId, f.schoolId), eq(studentEnrollments.sessionId, f.session.id)))
+        .orderBy(asc(studentEnrollments.rollNumber), asc(students.name))
+    : await db
+        .select(columns)
+        .from(students)
+        .leftJoin(academicSessions, eq(academicSessions.id, students.sessionId))
+        .leftJoin(classFeeStructures, structureOf(students.schoolId, students.className, academicSessions.name))
+        .where(and(...where))
+        .orderBy(asc(students.rollNumber), asc(students.name));
+  return rows.map(({ bus, monthlyFee, admissionFee, ...r }) => ({
+    ...r,
+    monthlyBusFee: toRupeeString(paise(bus)),
+    monthlyFee: toRupeeString(paise(Number(monthlyFee ?? 0))),
+    admissionFee: toRupeeString(paise(Number(admissionFee ?? 0))),
+  }));
 }
 
 export async function findStudentWithFees(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentWithFees | undefined> {

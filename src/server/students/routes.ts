@@ -16,6 +16,7 @@ import { requireSessionByYear } from '../fees/queries';
 import { createDefaultSession, findActiveSession } from '../sessions/queries';
 import { admissionTakenMessage } from './bulk-import';
 import { registerBulkImport } from './bulk-route';
+import { compiledSerializer } from '../lib/compiled-serializer';
 import { constraintOf, isForeignKeyViolation } from './db-errors';
 import {
   aadhaarColumns,
@@ -26,6 +27,7 @@ import {
   findStudent,
   findStudentWithFees,
   insertStudents,
+  listRoster,
   listStudents,
   lockStudentAdds,
   newStudentValues,
@@ -34,6 +36,7 @@ import {
   planRoom,
   rollGroupKey,
   rollHolder,
+  rosterStudentDto,
   studentDto,
   studentHasMoney,
   takenAdmissionNumbers,
@@ -89,7 +92,8 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Students in class order, section and roll number; filter by class, section, name or admission number',
         description:
           'class accepts any spelling (1st, IST, Class 1); q matches a name (contains, any case) or an admission number; status active (default), passout or all. ' +
-          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all. ' +
+          'limit defaults to 5000 (at most 10000); the header X-Total-Count carries how many students match in all when the page is not full, ' +
+          'and for a full page when withTotal=true is asked (counting a whole large school costs more than the page). rollNumber with class and section finds one roll number. ' +
           'academicYear (2025-2026, 2025-26 or a session id) lists the students who sat in that session, with the class, section and roll number ' +
           'they had in it and that class’s fees of that session; class and section then filter by that placement.',
         security,
@@ -97,13 +101,16 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           class: z.string().max(40).optional(),
           section: z.string().max(5).optional(),
           q: z.string().max(200).optional(),
+          rollNumber: z.coerce.number().int().min(1).max(1_000_000).optional().describe('one roll number (with class and section: the lookup by roll number)'),
           status: z.enum(['active', 'passout', 'all']).optional().default('active'),
           academicYear: academicYearQuery,
           limit: z.coerce.number().int().min(1).max(10_000, 'limit can be at most 10000').optional().default(5000),
           offset: z.coerce.number().int().min(0).optional().default(0),
+          withTotal: z.enum(['true', 'false']).optional().describe('true: X-Total-Count also for a full page'),
         }),
         response: { 200: z.array(studentDto), 400: errorDto },
       },
+      serializerCompiler: compiledSerializer,
     },
     async (request, reply) => {
       const q = request.query;
@@ -114,12 +121,48 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         className: q.class?.trim() ? classOrThrow(q.class) : undefined,
         section: q.section?.trim() ? sectionOrThrow(q.section) : undefined,
         q: q.q?.trim() || undefined,
+        rollNumber: q.rollNumber,
         status: q.status,
         limit: q.limit,
         offset: q.offset,
+        withTotal: q.withTotal === 'true',
       });
-      reply.header('X-Total-Count', String(total));
+      if (total !== undefined) reply.header('X-Total-Count', String(total));
       return rows.map(toStudentDto);
+    },
+  );
+
+  app.get(
+    '/api/students/roster',
+    {
+      onRequest: requireSchool,
+      schema: {
+        tags,
+        summary: 'One class and section in roll order, with only what the fee screens show (id, name, roll and admission number, father, fees)',
+        description:
+          'class accepts any spelling; status active (default), passout or all. academicYear (2025-2026, 2025-26 or a session id): the students who sat ' +
+          'in that class and section in that session, with that session\'s roll numbers and fees.',
+        security,
+        querystring: z.object({
+          class: z.string().min(1, 'Class is required').max(40),
+          section: z.string().min(1, 'Section is required').max(5),
+          status: z.enum(['active', 'passout', 'all']).optional().default('active'),
+          academicYear: academicYearQuery,
+        }),
+        response: { 200: z.array(rosterStudentDto), 400: errorDto },
+      },
+      serializerCompiler: compiledSerializer,
+    },
+    async (request) => {
+      const q = request.query;
+      const schoolId = schoolIdOf(request);
+      return listRoster(db, {
+        schoolId,
+        className: classOrThrow(q.class),
+        section: sectionOrThrow(q.section),
+        status: q.status,
+        session: await sessionNamed(schoolId, q.academicYear),
+      });
     },
   );
 

@@ -252,8 +252,12 @@ describe('lists and lookups', () => {
   });
 
   it('filters by class spelling and section, pages, and searches names and admission numbers', async () => {
-    const page = await school.api.get('/api/students?class=2nd&section=a&limit=5&offset=5');
+    const page = await school.api.get('/api/students?class=2nd&section=a&limit=5&offset=5&withTotal=true');
     expect(page.headers['x-total-count']).toBe('11');
+    // a full page is not counted unless asked: counting a 60,000-student school costs more than its page
+    expect((await school.api.get('/api/students?class=2nd&section=a&limit=5')).headers['x-total-count']).toBeUndefined();
+    const byRoll = await school.api.get('/api/students?class=Class%202&section=A&rollNumber=3');
+    expect(byRoll.json().map((s: { class: string; section: string; rollNumber: number }) => `${s.class}-${s.section}-${s.rollNumber}`)).toEqual(['Class 2-A-3']);
     expect(page.json().map((s: { rollNumber: number }) => s.rollNumber)).toEqual([6, 7, 8, 9, 10]);
     const byName = await school.api.get('/api/students?q=ZAR');
     expect(byName.json().map((s: { name: string }) => s.name)).toEqual(['Zara']);
@@ -263,6 +267,20 @@ describe('lists and lookups', () => {
     expect(wildcard.json()).toEqual([]);
     expect((await school.api.get('/api/students?limit=10001')).statusCode).toBe(400);
     expect((await school.api.get('/api/students?class=Class%2013')).json().error).toBe('Unknown class "Class 13"');
+  });
+
+  it('lists a class and section for the fee screens with only the fields they show, in roll order', async () => {
+    const res = await school.api.get('/api/students/roster?class=2nd&section=A');
+    expect(res.statusCode).toBe(200);
+    const roster = res.json() as Array<Record<string, unknown>>;
+    expect(roster.map((s) => s.rollNumber)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+    expect(roster[0]).toEqual({
+      id: expect.any(String), name: 'Ishaan', class: 'Class 2', section: 'A', rollNumber: 1, admissionNumber: 'A-Ishaan', fatherName: expect.any(String),
+      status: 'active', sessionId: expect.any(String), monthlyBusFee: '500.00', monthlyFee: '0.00', admissionFee: '0.00',
+    });
+    expect(Object.keys(roster[0]!)).not.toContain('aadharNumber');
+    expect((await school.api.get('/api/students/roster?class=Class%2013&section=A')).json().error).toBe('Unknown class "Class 13"');
+    expect((await school.api.get('/api/students/roster?section=A')).statusCode).toBe(400);
   });
 
   it('summarises active students per class and section in class order', async () => {

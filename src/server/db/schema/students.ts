@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { classOrderSql } from '../../students/class-order';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
 
@@ -93,6 +94,10 @@ export const students = pgTable(
   (t) => [
     index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
     index('students_school_name_idx').on(t.schoolId, t.name),
+    // the students page: a page of 50 in class order read off the index, not a sort of the whole school
+    index('students_school_class_order_idx').on(t.schoolId, t.status, classOrderSql(t.className), t.section, t.rollNumber, t.name),
+    // the lookup by admission number, any case (the name part of the lookup has a trigram index on PostgreSQL)
+    index('students_school_admission_lower_idx').on(t.schoolId, sql`lower(${t.admissionNumber})`),
     index('students_school_aadhaar_hash_idx').on(t.schoolId, t.aadhaarHash).where(sql`${t.aadhaarHash} is not null`),
     uniqueIndex('students_school_admission_unique').on(t.schoolId, t.admissionNumber).where(sql`${t.admissionNumber} is not null`),
     check('students_fees_from_month_format', sql`${t.feesFromMonth} is null or ${t.feesFromMonth} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),

@@ -49,14 +49,15 @@ export interface RosterStudent extends FeeStudent {
 }
 
 /**
- * Students of one class and section, the same query (and cache) as the student lookup; for an
- * earlier academic year, the students who sat in that class then.
+ * Students of one class and section with only what the fee screens show (the roster route, decision
+ * 0042); for an earlier academic year, the students who sat in that class then. Its key starts with
+ * /api/students, so every change to students refreshes it.
  */
 const rosterQuery = (className: string, section: string, academicYear: string | undefined) => {
-  const filter = { class: className, section, limit: '1000', ...(academicYear ? { academicYear } : {}) };
+  const filter = { class: className, section, ...(academicYear ? { academicYear } : {}) };
   return {
-    queryKey: ['/api/students', { ...filter, limit: 1000 }] as const,
-    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterStudent[]>(`/api/students?${new URLSearchParams(filter)}`, { signal }),
+    queryKey: ['/api/students/roster', filter] as const,
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterStudent[]>(`/api/students/roster?${new URLSearchParams(filter)}`, { signal }),
   };
 };
 

@@ -1,0 +1,210 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { indiaDate, sessionMonths } from '../src/domain/sessions';
+import { rowsOf } from '../src/server/lib/sql-rows';
+import { generatedSchool, generateNew, type BenchSchool } from './generate';
+import { p99Row, variedLoad, type PlannedRequest } from './load';
+import type { BenchContext, BenchRow } from './types';
+
+/**
+ * Issue 14 item 3, the clerk's day under load: 20 schools of 2,000 students and one of 60,000,
+ * 200 connections for 60 s mixing lookups, rosters, fee status, grid saves, receipt PDFs, stats and
+ * a report. The app runs in a CHILD PROCESS on the run's PostgreSQL database, so its peak resident
+ * memory (VmHWM) is the server's alone, not this process's with autocannon in it.
+ * --quick: 3 small schools and a 2,000-student one instead of 60,000, for 12 s.
+ */
+
+const PORT = Number(process.env.BENCH_CHILD_PORT ?? 5102);
+
+interface MixSchool {
+  token: string;
+  pupils: Array<{ id: string; name: string; admissionNumber: string; className: string; section: string; rollNumber: number }>;
+  receipts: string[];
+  /** students who have not paid the month `month` yet: each grid save takes the next one */
+  savers: string[];
+  month: { month: string; year: number; key: string } | undefined;
+  session: string;
+}
+
+async function prepare(ctx: BenchContext, school: BenchSchool, sample: number): Promise<MixSchool> {
+  const session = school.sessions[2]!;
+  const today = indiaDate(ctx.clock.now());
+  const months = sessionMonths(session.startDate, session.endDate).filter((m) => m.key > today.slice(0, 7));
+  // the month after next when there is one: the targets bench pays the last month and the stats bench the next
+  const month = months[1] ?? months[0];
+  const pupils = rowsOf<MixSchool['pupils'][number]>(
+    await ctx.db.execute(sql`
+      select s.id, s.name, s.admission_number as "admissionNumber", e.class_name as "className", e.section, e.roll_number as "rollNumber"
+      from student_enrollments e join students s on s.id = e.student_id and s.status = 'active'
+      where e.school_id = ${school.schoolId} and e.session_id = ${session.id} order by md5(s.id::text) limit ${sample}`),
+  );
+  const receipts = rowsOf<{ id: string }>(
+    await ctx.db.execute(sql`select id from receipts where school_id = ${school.schoolId} and session_id = ${session.id} order by md5(id::text) limit 300`),
+  ).map((r) => r.id);
+  const savers = month
+    ? rowsOf<{ id: string }>(
+        await ctx.db.execute(sql`
+          select e.student_id as id from student_enrollments e join students s on s.id = e.student_id and s.status = 'active'
+          where e.school_id = ${school.schoolId} and e.session_id = ${session.id}
+            and not exists (select 1 from receipt_lines l where l.school_id = e.school_id and l.student_id = e.student_id
+                            and l.session_id = e.session_id and l.head = 'tuition' and l.period = ${month.key})
+          order by md5(e.student_id::text)`),
+      ).map((r) => r.id)
+    : [];
+  return { token: school.token, pupils, receipts, savers, month, session: session.name };
+}
+
+/** Starts `npm start`'s program on the run's database and waits until it answers. */
+async function startChild(ctx: BenchContext): Promise<ChildProcess> {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...ctx.childEnv, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', WORKERS: '1', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the child server stopped with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`);
+      await res.arrayBuffer();
+      return child;
+    } catch {
+      if (Date.now() > deadline) throw new Error('the child server did not answer within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+const peakRssMb = (pid: number) => {
+  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Math.round(Number(kb) / 1024) : NaN;
+};
+
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  if (ctx.dbKind !== 'postgres' || !ctx.databaseUrl) {
+    return [{ name: 'mixed load (item 3)', note: 'PostgreSQL only: run npm run bench:pg' }];
+  }
+  const smallCount = ctx.quick ? 3 : 20;
+  const bigSize = ctx.quick ? 2_000 : 60_000;
+  ctx.log(`  generating ${smallCount} schools of 2,000 students and one of ${bigSize.toLocaleString('en-IN')}…`);
+  const began = performance.now();
+  const generated: BenchSchool[] = [];
+  for (let k = 0; k < smallCount; k++) generated.push(await generateNew(ctx, 2_000, `Bench Mixed School ${k + 1}`));
+  const big = await generatedSchool(ctx, bigSize).school;
+  const small = await Promise.all(generated.map((s) => prepare(ctx, s, 300)));
+  const large = await prepare(ctx, big, 3_000);
+  const generation: BenchRow = { name: `mixed load: ${smallCount} schools × 2,000 + one of ${bigSize.toLocaleString('en-IN')} generated`, ms: Math.round(performance.now() - began) };
+
+  const child = await startChild(ctx);
+  const baseUrl = `http://127.0.0.1:${PORT}`;
+  const duration = ctx.quick ? 12 : 60;
+  // a third of the clerks work in the large school, the rest in the small ones
+  const schoolFor = (i: number) => (i % 3 === 0 ? large : small[i % small.length]!);
+  const saverAt = new Map<MixSchool, number>();
+  const plans: Array<{ name: string; connections: number; interactive: boolean; next: (i: number) => PlannedRequest & { token: string } }> = [
+    {
+      name: 'lookups (name, admission number, roll number)',
+      connections: 50,
+      interactive: true,
+      next: (i) => {
+        const s = schoolFor(i);
+        const p = s.pupils[i % s.pupils.length]!;
+        const paths = [
+          `/api/students?limit=50&q=${encodeURIComponent(p.name.split(' ')[1]!.slice(0, 5))}`,
+          `/api/students?limit=50&q=${p.admissionNumber}`,
+          `/api/students?class=${encodeURIComponent(p.className)}&section=${p.section}&rollNumber=${p.rollNumber}`,
+        ];
+        return { token: s.token, path: paths[i % 3]! };
+      },
+    },
+    {
+      name: 'class/section rosters',
+      connections: 20,
+      interactive: true,
+      next: (i) => {
+        const s = schoolFor(i);
+        const p = s.pupils[i % s.pupils.length]!;
+        return { token: s.token, path: `/api/students/roster?class=${encodeURIComponent(p.className)}&section=${p.section}` };
+      },
+    },
+    {
+      name: 'fee status',
+      connections: 50,
+      interactive: true,
+      next: (i) => {
+        const s = schoolFor(i);
+        return { token: s.token, path: `/api/students/${s.pupils[i % s.pupils.length]!.id}/fee-status` };
+      },
+    },
+    {
+      name: 'monthly grid saves',
+      connections: 30,
+      interactive: true,
+      next: (i) => {
+        const s = schoolFor(i);
+        const k = saverAt.get(s) ?? 0;
+        saverAt.set(s, k + 1);
+        const studentId = s.savers[k % Math.max(1, s.savers.length)];
+        if (!s.month || !studentId) return { token: s.token, path: '/api/stats/school' };
+        return {
+          token: s.token,
+          method: 'POST',
+          path: '/api/monthly-fee-entries/bulk',
+          body: { studentId, academicYear: s.session, clientId: `mixed-${studentId}-${s.month.key}`, entries: [{ month: s.month.month, year: s.month.year, tuitionFee: '100', tuitionDate: indiaDate(ctx.clock.now()), busFee: null, busDate: null }] },
+        };
+      },
+    },
+    { name: 'school stats', connections: 30, interactive: true, next: (i) => ({ token: schoolFor(i).token, path: '/api/stats/school' }) },
+    {
+      name: 'receipt PDFs',
+      connections: 16,
+      interactive: false,
+      next: (i) => {
+        const s = schoolFor(i);
+        return { token: s.token, path: `/api/receipts/${s.receipts[i % Math.max(1, s.receipts.length)]}/pdf` };
+      },
+    },
+    {
+      name: 'reports (defaulters list, class-wise)',
+      connections: 4,
+      interactive: false,
+      next: (i) => ({ token: schoolFor(i).token, path: i % 2 === 0 ? '/api/reports/pending-fees' : '/api/reports/class-wise' }),
+    },
+  ];
+
+  const rows: BenchRow[] = [generation];
+  try {
+    const results = await Promise.all(
+      plans.map((plan) => variedLoad({ name: plan.name, baseUrl, connections: plan.connections, duration, next: plan.next })),
+    );
+    const peak = peakRssMb(child.pid!);
+    const errors = results.reduce((s, r) => s + r.errors, 0);
+    const total = results.reduce((s, r) => s + r.total, 0);
+    const interactive = results.filter((_, k) => plans[k]!.interactive);
+    const worstP99 = Math.max(...interactive.map((r) => r.p99Ms));
+    rows.push({ name: `mixed load: errors (200 connections, ${duration} s)`, measured: errors, unit: 'errors', target: '0', met: errors === 0, note: `${total} requests` });
+    rows.push({
+      name: 'mixed load: p99 of interactive routes (worst route)',
+      measured: worstP99,
+      unit: 'ms p99',
+      target: '< 200 ms',
+      met: worstP99 < 200,
+      note: interactive.map((r, k) => `${plans.filter((p) => p.interactive)[k]!.name} ${r.p99Ms}`).join(', '),
+    });
+    rows.push({ name: 'mixed load: server memory peak (child process VmHWM)', measured: peak, unit: 'MB', target: '< 400 MB', met: peak < 400 });
+    results.forEach((r, k) => rows.push(p99Row(`mixed load, ${plans[k]!.name} (${plans[k]!.connections} connections)`, r, undefined)));
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  // TODO(lead, at merge): wire H1's check here —
+  //   import { verifyLedger } from '../src/server/balances';
+  //   const { differences } = await verifyLedger(ctx.db, {});   // every school
+  //   row: pass = differences.length === 0, measured = differences.length
+  rows.push({ name: 'mixed load: ledger verified after', target: '0 differences', measured: 'not available', unit: '', pass: null, note: 'waits for verifyLedger(db, { schoolId? }) from src/server/balances (H1)' });
+  return rows;
+}
