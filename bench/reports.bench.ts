@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { CLASSES, type ClassName } from '../src/domain/classes';
 import { aprilToMarchSession, indiaDate, sessionMonths } from '../src/domain/sessions';
 import { academicSessions, expenses } from '../src/server/db/schema';
+import { rebuildSchoolBalances } from '../src/server/balances/refresh';
 import { expensesFor, insertRoster, insertSessionFees, insertStructures } from '../src/server/demo/generate';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { createSession } from '../src/server/sessions/queries';
@@ -75,6 +76,8 @@ async function generateSchool(ctx: BenchContext, size: number): Promise<BenchSch
       list.map((e) => ({ schoolId: school.schoolId, category: e.category as 'Other', description: e.description, amountPaise: e.amount * 100, expenseDate: e.date })),
     );
   }
+  // the generator writes the ledger directly: the running balances in one whole-school pass (decision 0041)
+  await rebuildSchoolBalances(db, school.schoolId);
   await db.execute(sql`analyze`);
   await markSchoolChanged(db, school.schoolId);
   const [counts] = rowsOf<{ students: number; receipts: number; lines: number }>(

@@ -9,6 +9,7 @@ import { auditLog, passouts, students } from '../db/schema';
 import { outstandingOfMany, recordCarried, type Carried } from '../fees/balances';
 import { money, rupees } from '../fees/dto';
 import { carriedBalances, findActiveSession, findSessionById, throughMonth, type SessionRow, type StudentRow } from '../fees/queries';
+import { refreshBalances } from '../balances/refresh';
 
 export type PassoutRow = typeof passouts.$inferSelect;
 
@@ -124,6 +125,7 @@ export async function moveToPassouts(tx: Db, { schoolId, people, leaving }: { sc
     .update(students)
     .set({ status: 'passout', updatedAt: leaving.now })
     .where(and(eq(students.schoolId, schoolId), inArray(students.id, people.map((s) => s.id))));
+  await refreshBalances(tx, { schoolId, studentIds: people.map((s) => s.id) });
   const owed = new Map(carried.map((c) => [c.studentId, c]));
   await tx.insert(auditLog).values(
     people.map((s) => ({
