@@ -48,6 +48,8 @@ export interface StudentBalanceRow {
   openingPaid: number;
   openingRemaining: number;
   carriedRemaining: number;
+  carriedMonthlyRemaining: number;
+  carriedYearlyRemaining: number;
   creditPaise: number;
 }
 
@@ -89,7 +91,6 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
     const ids = new Set(enrolledSessions.get(st.id) ?? []);
     if (st.sessionId) ids.add(st.sessionId);
     else if (st.status === 'active' && inputs.activeSessionId) ids.add(inputs.activeSessionId);
-    let carriedRemaining = 0;
     for (const sessionId of ids) {
       const session = inputs.sessions.get(sessionId);
       if (!session) continue;
@@ -147,19 +148,26 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
       });
     }
     // every carried balance counts for the student, even of a session they have no row for
+    let monthlyRemaining = 0;
+    let yearlyRemaining = 0;
     for (const c of carriedByStudent.get(st.id) ?? []) {
       const paid = sum((inputs.lines.get(`${st.id}|${c.sessionId}`) ?? []).filter((l) => l.head === 'previous_balance'));
-      carriedRemaining += Math.max(0, c.monthly + c.yearly - paid);
+      const [pos] = carriedBalancePositions([{ sessionId: c.sessionId, academicYear: '', monthly: c.monthly, yearly: c.yearly }], new Map([[c.sessionId, paid]]));
+      monthlyRemaining += pos!.monthlyRemaining;
+      yearlyRemaining += pos!.yearlyRemaining;
     }
-    const openingPaise = inputs.opening.get(st.id) ?? 0;
-    const openingPaid = Math.min(openingPaidBy.get(st.id) ?? 0, openingPaise);
-    const openingRemaining = openingPaise - openingPaid;
+    const arrears = inputs.opening.get(st.id) ?? { monthly: paise(0), yearly: paise(0) };
+    const [opening] = carriedBalancePositions([{ sessionId: 'opening', academicYear: '', ...arrears }], new Map([['opening', openingPaidBy.get(st.id) ?? 0]]));
+    monthlyRemaining += opening!.monthlyRemaining;
+    yearlyRemaining += opening!.yearlyRemaining;
     students.push({
       studentId: st.id,
-      openingPaise,
-      openingPaid,
-      openingRemaining,
-      carriedRemaining: carriedRemaining + openingRemaining,
+      openingPaise: opening!.recorded,
+      openingPaid: opening!.paid,
+      openingRemaining: opening!.remaining,
+      carriedRemaining: monthlyRemaining + yearlyRemaining,
+      carriedMonthlyRemaining: monthlyRemaining,
+      carriedYearlyRemaining: yearlyRemaining,
       creditPaise: inputs.credit.get(st.id) ?? 0,
     });
   }

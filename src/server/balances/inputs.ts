@@ -34,7 +34,8 @@ export interface BalanceInputs {
   /** `student|session` → live lines (summed per head and month), arrears heads included */
   lines: Map<string, AccountLine[]>;
   carried: Array<{ studentId: string; sessionId: string; className: string; throughMonth: string; monthly: Paise; yearly: Paise }>;
-  opening: Map<string, Paise>;
+  /** opening arrears per student, split as ruling 9 splits a carried balance */
+  opening: Map<string, { monthly: Paise; yearly: Paise }>;
   credit: Map<string, Paise>;
 }
 
@@ -97,11 +98,8 @@ export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { scho
     list.push({ head: r.head, amount: paise(Number(r.amount)) });
     openingByStudent.set(r.student_id, list);
   }
-  const opening = new Map<string, Paise>();
-  for (const [id, rows] of openingByStudent) {
-    const split = splitArrears(rows);
-    opening.set(id, paise(split.monthly + split.yearly));
-  }
+  const opening = new Map<string, { monthly: Paise; yearly: Paise }>();
+  for (const [id, rows] of openingByStudent) opening.set(id, splitArrears(rows));
   const credit = new Map(rowsOf<{ student_id: string; amount: string }>(creditRows).map((r) => [r.student_id, paise(Number(r.amount))]));
   return {
     students,

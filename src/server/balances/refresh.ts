@@ -98,6 +98,8 @@ const STUDENT_COLUMNS = [
   ['opening_paid', 'bigint'],
   ['opening_remaining', 'bigint'],
   ['carried_remaining', 'bigint'],
+  ['carried_monthly_remaining', 'bigint'],
+  ['carried_yearly_remaining', 'bigint'],
   ['credit_paise', 'bigint'],
 ] as const;
 

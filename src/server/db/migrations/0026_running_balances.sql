@@ -5,6 +5,8 @@ CREATE TABLE "student_balances" (
 	"opening_paid" bigint NOT NULL,
 	"opening_remaining" bigint NOT NULL,
 	"carried_remaining" bigint NOT NULL,
+	"carried_monthly_remaining" bigint NOT NULL,
+	"carried_yearly_remaining" bigint NOT NULL,
 	"credit_paise" bigint NOT NULL,
 	"refreshed_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "student_balances_school_id_student_id_pk" PRIMARY KEY("school_id","student_id")

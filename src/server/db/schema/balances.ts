@@ -74,8 +74,10 @@ export const studentBalances = pgTable(
     openingPaise: bigint('opening_paise', { mode: 'number' }).notNull(),
     openingPaid: bigint('opening_paid', { mode: 'number' }).notNull(),
     openingRemaining: bigint('opening_remaining', { mode: 'number' }).notNull(),
-    /** every carried balance's remainder plus the opening arrears' remainder */
+    /** every carried balance's remainder plus the opening arrears' remainder, and its monthly / yearly parts */
     carriedRemaining: bigint('carried_remaining', { mode: 'number' }).notNull(),
+    carriedMonthlyRemaining: bigint('carried_monthly_remaining', { mode: 'number' }).notNull(),
+    carriedYearlyRemaining: bigint('carried_yearly_remaining', { mode: 'number' }).notNull(),
     creditPaise: bigint('credit_paise', { mode: 'number' }).notNull(),
     refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
   },
