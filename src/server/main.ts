@@ -7,6 +7,7 @@ import { DataDirInUseError } from './db/data-dir-lock';
 import { dataDirTexts } from './db/messages';
 import { createMailer } from './mail/create';
 import { seedPlans } from './plans/queries';
+import { backfillBalances } from './balances/backfill';
 import { buildWebIfStale } from './web/static';
 
 /** How long a stop may take (in-flight requests, the mail being sent) before the process gives up. */
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openAppDatabase(config, { holder: dataDirTexts.serverHolder, dailyBackups: true });
   await seedPlans(database.db);
+  // data older than the running balances gets them once, before the first request (decision 0041)
+  await backfillBalances(database.db, (line) => console.log(line));
   if (config.admin) {
     const result = await ensureMasterAdmin(database.db, { ...config.admin, now: systemClock.now() });
     console.log(`Master administrator ${config.admin.email} ${result}.`);
