@@ -4,6 +4,7 @@ import { aprilToMarchSession, indiaDate, sessionMonths } from '../src/domain/ses
 import { previousBalances, receiptLines, receipts, students } from '../src/server/db/schema';
 import { seedSession, seedStructure, seedStudents } from '../src/server/fees/test-fixtures';
 import type { BenchContext, BenchRow } from './types';
+import { rebuildSchoolBalances } from '../src/server/balances/refresh';
 
 /**
  * Issue 4 speed targets: saving a 12-month grid (< 100 ms), the fee status of a student with five
@@ -147,6 +148,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       select r.school_id, r.id, r.student_id, r.session_id, 'tuition', m.period, 120000, ${current.startDate}::date, m.position
       from ${receipts} r cross join (values (${months0(current)}, 0), (${months1(current)}, 1)) as m(period, position)
       where r.school_id = ${school.schoolId}`);
+    await rebuildSchoolBalances(ctx.db, school.schoolId);
     const next = sessionNamed(startYear(current.name) + 1);
     const timed = await ctx.time(
       'POST /api/academic-sessions/:id/start: roll 5,000 students into a new session',

@@ -6,6 +6,7 @@ import { expensesFor, insertRoster, insertSessionFees, insertStructures } from '
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { createSession } from '../src/server/sessions/queries';
 import { startSession } from '../src/server/sessions/start';
+import { rebuildSchoolBalances } from '../src/server/balances/refresh';
 import { markSchoolChanged } from '../src/server/stats/versions';
 import type { BenchContext, BenchRow } from './types';
 
@@ -69,6 +70,8 @@ export async function generateNew(ctx: BenchContext, size: number, name = `Bench
       list.map((e) => ({ schoolId: school.schoolId, category: e.category as 'Other', description: e.description, amountPaise: e.amount * 100, expenseDate: e.date })),
     );
   }
+  // the generator writes the ledger directly: the running balances in one whole-school pass (decision 0041)
+  await rebuildSchoolBalances(db, school.schoolId);
   await db.execute(sql`analyze`);
   await markSchoolChanged(db, school.schoolId);
   const [counts] = rowsOf<{ students: number; receipts: number; lines: number }>(

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { indiaDate, sessionMonths } from '../src/domain/sessions';
+import { verifySchoolBalances } from '../src/server/balances/verify';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { generatedSchool, generateNew, type BenchSchool } from './generate';
 import { p99Row, variedLoad, type PlannedRequest } from './load';
@@ -201,10 +202,10 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
-  // TODO(lead, at merge): wire H1's check here —
-  //   import { verifyLedger } from '../src/server/balances';
-  //   const { differences } = await verifyLedger(ctx.db, {});   // every school
-  //   row: pass = differences.length === 0, measured = differences.length
-  rows.push({ name: 'mixed load: ledger verified after', target: '0 differences', measured: 'not available', unit: '', pass: null, note: 'waits for verifyLedger(db, { schoolId? }) from src/server/balances (H1)' });
+  // every school the scenario wrote to, recomputed from its receipts and compared with the stored balances
+  const verified = await Promise.all([...generated, big].map((g) => verifySchoolBalances(ctx.db, g.schoolId)));
+  const differences = verified.reduce((n, v) => n + v.differences.length, 0);
+  const checked = verified.reduce((n, v) => n + v.rows, 0);
+  rows.push({ name: 'mixed load: ledger verified after', target: '0 differences', measured: differences, unit: 'differences', met: differences === 0, note: `${checked} balance rows of ${verified.length} schools recomputed` });
   return rows;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CLASSES } from '../src/domain/classes';
 import { aprilToMarchSession, indiaDate, sessionMonths } from '../src/domain/sessions';
+import { rebuildSchoolBalances } from '../src/server/balances/refresh';
 import { insertRoster, insertSessionFees, insertStructures } from '../src/server/demo/generate';
 import { academicSessions } from '../src/server/db/schema';
 import { rowsOf } from '../src/server/lib/sql-rows';
@@ -281,6 +282,7 @@ async function rollover(ctx: BenchContext, onPostgres: boolean): Promise<BenchRo
   const today = indiaDate(ctx.clock.now());
   const last = sessionMonths(current.startDate, current.endDate).findIndex((m) => m.key === today.slice(0, 7));
   await insertSessionFees(ctx.db, { schoolId: school.schoolId, session: { id: row!.id, ...current }, last, today });
+  await rebuildSchoolBalances(ctx.db, school.schoolId);
   await ctx.db.execute(sql`analyze`);
   const y = Number(current.name.slice(0, 4)) + 1;
   const next = { sessionName: `${y}-${y + 1}`, startDate: `${y}-04-01`, endDate: `${y + 1}-03-31` };

@@ -10,6 +10,7 @@ import { dataDirTexts } from './db/messages';
 import { listenOnPostgres } from './lib/notify-bus';
 import { createMailer } from './mail/create';
 import { seedPlans } from './plans/queries';
+import { backfillBalances } from './balances/backfill';
 import { buildWebIfStale } from './web/static';
 
 /** How long a stop may take (in-flight requests, the mail being sent) before the process gives up. */
@@ -22,6 +23,8 @@ const runningLine = (config: Config, kind: 'pglite' | 'postgres') =>
 async function prepare(config: Config): Promise<Awaited<ReturnType<typeof openAppDatabase>>> {
   const database = await openAppDatabase(config, { holder: dataDirTexts.serverHolder, dailyBackups: true });
   await seedPlans(database.db);
+  // data older than the running balances gets them once, before the first request (decision 0041)
+  await backfillBalances(database.db, (line) => console.log(line));
   if (config.admin) {
     const result = await ensureMasterAdmin(database.db, { ...config.admin, now: systemClock.now() });
     console.log(`Master administrator ${config.admin.email} ${result}.`);

@@ -1,4 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { computeBalances, type ComputedBalances } from './compute';
+import { loadBalanceInputs, type StudentSet } from './inputs';
+import { rowsOf } from '../lib/sql-rows';
 
 export interface BalanceScope {
   schoolId: string;
@@ -9,7 +13,134 @@ export interface BalanceScope {
 
 /**
  * The one call every write that changes what a student owes or has paid makes, in its own
- * transaction, after writing (issue 14: running balances). The running-balance module fills this in;
- * until it lands, the readers still compute from the ledger and this call has nothing to keep.
+ * transaction, after writing (issue 14, decision 0041). Recomputes the named students' running
+ * balances FROM SOURCE: one read of everything they depend on (`inputs.ts`), the domain function
+ * per session (`compute.ts`), one upsert, and one delete of rows that no longer apply (a session
+ * the student no longer sits in). Recomputing rather than adding deltas makes every write path
+ * correct by construction, whatever it wrote: a refresh is the verify-ledger check, stored.
  */
-export async function refreshBalances(_db: Db, _scope: BalanceScope): Promise<void> {}
+export async function refreshBalances(db: Db, scope: BalanceScope): Promise<void> {
+  const ids = [...new Set(scope.studentIds)];
+  if (ids.length === 0) return;
+  await refreshSet(db, scope.schoolId, ids, scope.sessionIds);
+}
+
+/** Every student of a school in one pass: the demo seed, the bench generator and repairs. */
+export async function rebuildSchoolBalances(db: Db, schoolId: string): Promise<void> {
+  await refreshSet(db, schoolId, undefined);
+}
+
+/**
+ * A fee structure changed: every student who sits or sat in those classes, in any session, found
+ * with one read and refreshed in one pass (a structure is per class and year; the few other
+ * sessions of those students are recomputed too, which costs nothing extra in reads).
+ */
+export async function refreshClassBalances(db: Db, { schoolId, classNames }: { schoolId: string; classNames: readonly string[] }): Promise<void> {
+  const lowered = `{${[...new Set(classNames.map((c) => `"${c.toLowerCase().replace(/["\\]/g, '')}"`))].join(',')}}`;
+  const result = await db.execute(sql`
+    select id from students where school_id = ${schoolId} and lower(class_name) = any(${lowered}::text[])
+    union
+    select student_id from student_enrollments where school_id = ${schoolId} and lower(class_name) = any(${lowered}::text[])`);
+  await refreshBalances(db, { schoolId, studentIds: rowsOf<{ id: string }>(result).map((r) => r.id) });
+}
+
+/**
+ * The active session changed: a student never placed in a session is counted in the active one,
+ * so their rows move with it (normally nobody: every added student is placed).
+ */
+export async function refreshUnplacedBalances(db: Db, schoolId: string): Promise<void> {
+  const result = await db.execute(sql`select id from students where school_id = ${schoolId} and session_id is null`);
+  await refreshBalances(db, { schoolId, studentIds: rowsOf<{ id: string }>(result).map((r) => r.id) });
+}
+
+async function refreshSet(db: Db, schoolId: string, ids: StudentSet, sessionIds?: readonly string[]): Promise<void> {
+  const computed = computeBalances(await loadBalanceInputs(db, { schoolId, studentIds: ids }));
+  if (sessionIds) computed.sessions = computed.sessions.filter((r) => sessionIds.includes(r.sessionId));
+  await writeBalances(db, schoolId, ids, computed, sessionIds);
+}
+
+const SESSION_COLUMNS = [
+  ['class_name', 'text'],
+  ['section', 'text'],
+  ['roll_number', 'int'],
+  ['first_key', 'text'],
+  ['last_key', 'text'],
+  ['start_key', 'text'],
+  ['tuition_paise', 'bigint'],
+  ['bus_paise', 'bigint'],
+  ['admission_expected', 'bigint'],
+  ['exam_expected', 'bigint'],
+  ['books_expected', 'bigint'],
+  ['uniform_expected', 'bigint'],
+  ['misc_expected', 'bigint'],
+  ['admission_paid', 'bigint'],
+  ['exam_paid', 'bigint'],
+  ['books_paid', 'bigint'],
+  ['uniform_paid', 'bigint'],
+  ['misc_paid', 'bigint'],
+  ['yearly_owed', 'bigint'],
+  ['tuition_mask', 'bigint'],
+  ['bus_mask', 'bigint'],
+  ['monthly_owed', 'bigint[]'],
+  ['monthly_received', 'bigint'],
+  ['yearly_received', 'bigint'],
+  ['extras_received', 'bigint'],
+  ['received', 'bigint'],
+  ['closed', 'boolean'],
+  ['through_month', 'text'],
+  ['carried_paise', 'bigint'],
+  ['carried_paid', 'bigint'],
+  ['carried_remaining', 'bigint'],
+] as const;
+
+const STUDENT_COLUMNS = [
+  ['opening_paise', 'bigint'],
+  ['opening_paid', 'bigint'],
+  ['opening_remaining', 'bigint'],
+  ['carried_remaining', 'bigint'],
+  ['carried_monthly_remaining', 'bigint'],
+  ['carried_yearly_remaining', 'bigint'],
+  ['credit_paise', 'bigint'],
+] as const;
+
+const camel = (snake: string) => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const names = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c]) => c).join(', ');
+const typed = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c, t]) => `${c} ${t}`).join(', ');
+const updates = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c]) => `${c} = excluded.${c}`).join(', ');
+
+function jsonRows(rows: ReadonlyArray<object>, cols: ReadonlyArray<readonly [string, string]>): string {
+  return JSON.stringify(
+    rows.map((r) => {
+      const rec = r as Record<string, unknown>;
+      const out: Record<string, unknown> = { student_id: rec.studentId, session_id: rec.sessionId };
+      for (const [c] of cols) out[c] = rec[camel(c)];
+      return out;
+    }),
+  );
+}
+
+/** One upsert per table over a JSON array (no parameter limit, one round trip), then the stale rows go. */
+async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): Promise<void> {
+  const scope = ids === undefined ? sql`` : sql` and student_id = any(${`{${ids.join(',')}}`}::uuid[])`;
+  const sessionScope = sessionIds ? sql` and session_id = any(${`{${sessionIds.join(',')}}`}::uuid[])` : sql``;
+  const sessionJson = jsonRows(computed.sessions, SESSION_COLUMNS);
+  await db.execute(sql`
+    delete from student_session_balances b
+    where b.school_id = ${schoolId}${scope}${sessionScope}
+      and (b.student_id, b.session_id) not in (select x.student_id, x.session_id from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid))`);
+  if (computed.sessions.length > 0) {
+    await db.execute(sql`
+      insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
+      select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
+      from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid, ${sql.raw(typed(SESSION_COLUMNS))})
+      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`);
+  }
+  if (computed.students.length > 0) {
+    await db.execute(sql`
+      insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
+      select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
+      from jsonb_to_recordset(${jsonRows(computed.students, STUDENT_COLUMNS)}::jsonb) as x(student_id uuid, ${sql.raw(typed(STUDENT_COLUMNS))})
+      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`);
+  }
+  // a deleted student's rows go with them (cascade); a student row with no student left cannot exist
+}

@@ -18,6 +18,7 @@ import {
   toFeeStructureDto,
   updateFeeStructure,
 } from './queries';
+import { rebuildSchoolBalances, refreshClassBalances } from '../balances/refresh';
 
 const NOT_FOUND = 'Fee structure not found';
 const tags = ['fee structures'];
@@ -85,6 +86,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const created = await createFeeStructure(tx, { schoolId, input: request.body, now });
+        await refreshClassBalances(tx, { schoolId, classNames: [created.className] });
         await audit(tx, request, { action: 'fee_structure.create', entity: 'class_fee_structure', entityId: created.id, after: toFeeStructureDto(created) });
         return created;
       });
@@ -118,6 +120,8 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
       const now = clock.now();
       const { after } = await db.transaction(async (tx) => {
         const changed = await bulkAdjustFeeStructures(tx, { schoolId, percentage, heads, academicYear, fromAcademicYear, roundTo, now });
+        // any class of any year may have moved: one whole-school pass
+        if (changed.after.length > 0) await rebuildSchoolBalances(tx, schoolId);
         await audit(tx, request, {
           action: 'fee_structure.bulk_adjust',
           entity: 'class_fee_structure',
@@ -154,6 +158,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
         if (!before) return undefined;
         const updated = await updateFeeStructure(tx, { schoolId, id, input: request.body, now });
         if (!updated) return undefined;
+        await refreshClassBalances(tx, { schoolId, classNames: [before.className, updated.className] });
         await audit(tx, request, {
           action: 'fee_structure.update',
           entity: 'class_fee_structure',

@@ -14,6 +14,7 @@ import { accountThrough, recordCarried } from './balances';
 import { money, rupees } from './dto';
 import { lockStudentLedger } from './locks';
 import { findSessionByYear, findStudentOr404, placementIn } from './queries';
+import { refreshBalances } from '../balances/refresh';
 
 const promoteResponse = z.object({
   message: z.string(),
@@ -111,6 +112,7 @@ export async function promotionRoutes(fastify: FastifyInstance): Promise<void> {
           .update(students)
           .set({ className: toClass, rollNumber, sessionId: to.id, updatedAt: now })
           .where(and(eq(students.schoolId, schoolId), eq(students.id, student.id)));
+        await refreshBalances(tx, { schoolId, studentIds: [student.id] });
 
         const previousBalance = {
           academicYear: from.name,

@@ -16,6 +16,7 @@ import { lockStudentLedger } from './locks';
 import { findReceipt, findStudentOr404, listReceipts } from './queries';
 import { receiptPdf } from './receipt-pdf';
 import { formatReceiptDate } from './receipt-text';
+import { refreshBalances } from '../balances/refresh';
 
 const idParams = z.object({ id: z.string() });
 
@@ -142,6 +143,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
           const added = await addBackToCarried(tx, { row, before: before.get(row.id)!, after: after.get(row.id)!, at: now });
           if (added.monthly || added.yearly) putBack.push({ previousBalanceId: row.id, academicYear: row.academicYear, ...added });
         }
+        await refreshBalances(tx, { schoolId, studentIds: [student.id] });
         await audit(tx, request, {
           action: 'receipt.cancel',
           entity: 'receipt',

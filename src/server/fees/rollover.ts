@@ -8,6 +8,7 @@ import { rowsOf } from '../lib/sql-rows';
 import { outstandingOfMany, recordCarried } from './balances';
 import { lockSchoolLedger } from './locks';
 import type { SessionRow } from './queries';
+import { refreshBalances } from '../balances/refresh';
 
 export interface Actor {
   userId: string | null;
@@ -132,6 +133,8 @@ export async function rollOverSchool(
       where s.school_id = ${schoolId} and s.status = 'active' and (s.session_id = ${from.id} or s.session_id is null)
         and e.school_id = ${schoolId} and e.session_id = ${to.id} and e.student_id = s.id`);
     summary.promoted = affected(promoted);
+    // every moved student's balances, old session closed and new one open, in one set-based pass
+    await refreshBalances(tx, { schoolId, studentIds: people.map((p) => p.id) });
   }
 
   await tx
@@ -279,6 +282,10 @@ export async function undoRollover(
   const moved = rollover.moved as MovedStudent[];
   const ids = `{${moved.map((m) => m.id).join(',')}}`;
   const graduated = `{${moved.filter((m) => m.graduated).map((m) => m.id).join(',')}}`;
+  // anyone placed in the new session loses that row, not only the students the start moved
+  const placedInNew = rowsOf<{ student_id: string }>(
+    await tx.execute(sql`select student_id from student_session_balances where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`),
+  ).map((r) => r.student_id);
   if (moved.length > 0) {
     await tx.execute(sql`
       update ${students} s
@@ -304,6 +311,7 @@ export async function undoRollover(
     .update(sessionRollovers)
     .set({ undoneAt: actor.now, undoneBy: actor.userId })
     .where(and(eq(sessionRollovers.schoolId, schoolId), eq(sessionRollovers.id, rollover.id)));
+  await refreshBalances(tx, { schoolId, studentIds: [...moved.map((m) => m.id), ...placedInNew] });
   await tx.insert(auditLog).values({
     schoolId,
     userId: actor.userId,

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { parseRupees, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { academicSessions, classFeeStructures, rollCounters, schools, studentEnrollments, students } from '../db/schema';
+import { refreshBalances, refreshClassBalances } from '../balances/refresh';
 
 /**
  * Rows for fee tests, written straight with Drizzle so a test sets up exactly the school it needs
@@ -57,6 +58,8 @@ export async function seedStructure(db: Db, s: StructureSeed) {
       miscFeePaise: rs(s.misc ?? 0),
     })
     .returning();
+  // fixtures write like the app does: the running balances follow (decision 0041)
+  await refreshClassBalances(db, { schoolId: s.schoolId, classNames: [s.className] });
   return row!;
 }
 
@@ -114,6 +117,7 @@ export async function seedStudents(db: Db, { schoolId, sessionId, people }: { sc
         set: { lastRoll: sql`greatest(${rollCounters.lastRoll}, excluded.last_roll)` },
       });
   }
+  await refreshBalances(db, { schoolId, studentIds: rows.map((r) => r.id) });
   return rows;
 }
 

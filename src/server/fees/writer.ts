@@ -11,6 +11,7 @@ import { audit, type AuditActor } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
 import { findReceiptByClientId, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
+import { refreshBalances } from '../balances/refresh';
 
 export interface NewLine {
   head: FeeHead;
@@ -151,6 +152,8 @@ export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewRece
       createdAt: input.receivedAt,
     })),
   ).returning();
+  // the running balances of every session the lines pay, in this same transaction (decision 0041)
+  await refreshBalances(tx, { schoolId: input.schoolId, studentIds: [input.student.id] });
   const full: ReceiptWithLines = {
     receipt: receipt!,
     lines: inserted.map((line, i) => ({ ...line, academicYear: input.lines[i]!.academicYear ?? academicYear })),

@@ -11,16 +11,15 @@
  *   once for every request that arrived meanwhile: it starts after all of them read their keys, so
  *   its figures are at least as new as any of them asked for.
  * - A failure is not kept: the requests that shared it get the error, the next one computes again.
- * - Figures that take long to compute (`slowMs`) are not made to wait for after every save: while
- *   the new figures are computed, the previous ones (at most `maxAgeMs` old) are served. Figures
- *   older than that are always waited for, by every request together.
+ * - Never stale (issue 14): after a write, every request waits for figures computed after it,
+ *   however long they take. Whole-school figures read the running balances (decision 0041), so
+ *   that wait is short; there is no serving of the previous figures meanwhile.
  */
 
 interface Settled<T> {
   key: string;
   at: number;
   value: T;
-  tookMs: number;
 }
 
 interface Flight<T> {
@@ -45,7 +44,6 @@ export class FigureCache<T> {
   constructor(
     private readonly maxAgeMs = 60_000,
     private readonly maxEntries = 500,
-    private readonly slowMs = 1_000,
   ) {}
 
   /** `now` is the app clock's time in ms (the age limit); `key` was read before this call. */
@@ -54,12 +52,7 @@ export class FigureCache<T> {
     const settled = slot.settled;
     const fresh = settled !== undefined && now - settled.at < this.maxAgeMs;
     if (settled && fresh && settled.key === key) return Promise.resolve(settled.value);
-    const flight = this.flight(id, slot, key, now, compute);
-    if (settled && fresh && settled.tookMs >= this.slowMs) {
-      flight.catch(ignore); // its failure is seen by the next request, which computes again
-      return Promise.resolve(settled.value);
-    }
-    return flight;
+    return this.flight(id, slot, key, now, compute);
   }
 
   /** How many computations are running or waiting to run (for tests and health). */
@@ -91,7 +84,6 @@ export class FigureCache<T> {
   }
 
   private run(id: string, slot: Slot<T>, flight: Omit<Flight<T>, 'promise'>): Promise<T> {
-    const began = performance.now();
     const { key, at } = flight;
     const promise = Promise.resolve().then(flight.compute);
     const running: Flight<T> = { ...flight, promise };
@@ -99,7 +91,7 @@ export class FigureCache<T> {
     promise.then(
       (value) => {
         if (slot.running === running) slot.running = undefined;
-        slot.settled = { key, at, value, tookMs: performance.now() - began };
+        slot.settled = { key, at, value };
         this.touch(id, slot);
       },
       () => {

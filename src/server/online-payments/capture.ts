@@ -9,6 +9,7 @@ import { findReceipt, type ReceiptWithLines } from '../fees/queries';
 import { writeReceipt, type NewLine, type ReceiptActor } from '../fees/writer';
 import { audit } from '../lib/audit';
 import { loadStudentDues } from '../payment-links/dues';
+import { refreshBalances } from '../balances/refresh';
 
 export type OnlinePaymentRow = typeof onlinePayments.$inferSelect;
 
@@ -105,6 +106,7 @@ export async function captureOnlinePayment(
       onlinePaymentId: payment.id,
       byName: label,
     });
+    await refreshBalances(tx, { schoolId, studentIds: [payment.studentId] });
   }
   const status = split.credit === 0 ? 'receipted' : receipt ? 'partly_credited' : 'credited';
   const [updated] = await tx

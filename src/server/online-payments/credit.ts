@@ -17,6 +17,7 @@ import { inLedgerTransaction, writeReceipt, type NewLine } from '../fees/writer'
 import { audit } from '../lib/audit';
 import { badRequest, conflict } from '../lib/errors';
 import { loadStudentDues } from '../payment-links/dues';
+import { refreshBalances } from '../balances/refresh';
 
 const entryDto = z.object({
   id: z.string(),
@@ -150,6 +151,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
           byUserId: request.auth?.userId ?? null,
           byName: written.receipt.receivedBy,
         });
+        await refreshBalances(tx, { schoolId, studentIds: [student.id] });
         await audit(tx, request, { action: 'credit.apply', entity: 'student', entityId: student.id, after: { amountPaise: amount, receiptNumber: written.receipt.receiptNumber } });
         return written;
       });
@@ -200,6 +202,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
           })
           .returning();
         await audit(tx, request, { action: 'credit.refund', entity: 'student', entityId: student.id, after: { amountPaise: amount, reason: request.body.reason, mode: request.body.mode } });
+        await refreshBalances(tx, { schoolId, studentIds: [student.id] });
         return row!;
       });
       reply.status(201);

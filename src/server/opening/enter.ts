@@ -13,6 +13,7 @@ import { accountFor, assertOpenForFees, loadStudentSession, structureMissingMess
 import { lockStudentLedger } from '../fees/locks';
 import type { ReceiptWithLines, StudentRow } from '../fees/queries';
 import { writeReceipt, type NewLine } from '../fees/writer';
+import { refreshBalances } from '../balances/refresh';
 
 /** The name printed as "Received by" on an opening receipt: nobody at this counter received it. */
 export const OPENING_RECEIVED_BY = 'Opening entry (old register)';
@@ -119,6 +120,7 @@ export async function enterOpening(tx: Db, request: FastifyRequest, input: Openi
     arrearIds.push(...rows.map((r) => r.id));
   }
   if (arrearIds.length === 0 && !receipt) throw badRequest(OPENING_MESSAGES.nothing);
+  if (arrearIds.length > 0) await refreshBalances(tx, { schoolId, studentIds: [student.id] });
   await audit(tx, request, {
     action: 'opening.enter',
     entity: 'student',

@@ -25,6 +25,7 @@ import { conflict, HttpError, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { enterOpening, hasOpeningEntries, liveArrearRows } from './enter';
 import { matchOpeningRows, openingTemplateXlsx, readOpeningFile } from './import';
+import { refreshBalances } from '../balances/refresh';
 
 const rupees = (v: number) => toRupeeString(v as Paise);
 
@@ -196,6 +197,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
           .update(openingBalances)
           .set({ cancelledAt: now, cancelledBy: request.auth?.userId ?? null, cancelReason: request.body.reason })
           .where(and(eq(openingBalances.schoolId, schoolId), eq(openingBalances.id, row.id)));
+        await refreshBalances(tx, { schoolId, studentIds: [found.studentId] });
         await audit(tx, request, {
           action: 'opening.cancel',
           entity: 'opening_balance',

@@ -5,10 +5,11 @@ import { paise } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
-import { auditLog, passouts, students } from '../db/schema';
+import { auditLog, passouts, studentBalances, students } from '../db/schema';
 import { outstandingOfMany, recordCarried, type Carried } from '../fees/balances';
 import { money, rupees } from '../fees/dto';
-import { carriedBalances, findActiveSession, findSessionById, throughMonth, type SessionRow, type StudentRow } from '../fees/queries';
+import { findActiveSession, findSessionById, throughMonth, type SessionRow, type StudentRow } from '../fees/queries';
+import { refreshBalances } from '../balances/refresh';
 
 export type PassoutRow = typeof passouts.$inferSelect;
 
@@ -39,13 +40,15 @@ export async function listPassouts(db: Db, { schoolId, graduationYear }: { schoo
         .from(passouts)
         .where(and(eq(passouts.schoolId, schoolId), graduationYear ? eq(passouts.graduationYear, graduationYear) : undefined))
         .orderBy(desc(passouts.graduationYear)),
-    () => carriedBalances(db, { schoolId }),
+    // what each still owes, from the running balances (decision 0041): no ledger read
+    () =>
+      db
+        .select({ studentId: studentBalances.studentId, monthly: studentBalances.carriedMonthlyRemaining, yearly: studentBalances.carriedYearlyRemaining })
+        .from(studentBalances)
+        .innerJoin(passouts, and(eq(passouts.schoolId, studentBalances.schoolId), eq(passouts.studentId, studentBalances.studentId)))
+        .where(and(eq(studentBalances.schoolId, schoolId), graduationYear ? eq(passouts.graduationYear, graduationYear) : undefined)),
   );
-  const owed = new Map<string, { monthly: number; yearly: number }>();
-  for (const c of carried) {
-    const cur = owed.get(c.studentId) ?? { monthly: 0, yearly: 0 };
-    owed.set(c.studentId, { monthly: cur.monthly + c.monthlyRemaining, yearly: cur.yearly + c.yearlyRemaining });
-  }
+  const owed = new Map(carried.map((c) => [c.studentId, { monthly: Number(c.monthly), yearly: Number(c.yearly) }]));
   // names in the order a person expects: "Student 2" before "Student 10"
   const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
   rows.sort((a, b) => b.graduationYear - a.graduationYear || byName.compare(a.name, b.name) || a.rollNumber - b.rollNumber);
@@ -124,6 +127,7 @@ export async function moveToPassouts(tx: Db, { schoolId, people, leaving }: { sc
     .update(students)
     .set({ status: 'passout', updatedAt: leaving.now })
     .where(and(eq(students.schoolId, schoolId), inArray(students.id, people.map((s) => s.id))));
+  await refreshBalances(tx, { schoolId, studentIds: people.map((s) => s.id) });
   const owed = new Map(carried.map((c) => [c.studentId, c]));
   await tx.insert(auditLog).values(
     people.map((s) => ({

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,10 +7,10 @@ import { dischargeSchema, passoutsFromClassSchema } from '../../domain/ledger';
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { schools, students } from '../db/schema';
+import { schools, studentBalances, students } from '../db/schema';
 import { money, rupees } from '../fees/dto';
 import { lockSchoolLedger, lockStudentLedger } from '../fees/locks';
-import { carriedBalances, findStudentOr404 } from '../fees/queries';
+import { findStudentOr404 } from '../fees/queries';
 import { badRequest, conflict } from '../lib/errors';
 import { sendPdf } from '../lib/pdf';
 import { classOrderSql } from '../students/class-order';
@@ -140,8 +140,11 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
         });
         // what the Passouts list shows for them: every carried balance still owed, earlier sessions' too
         const moved = new Set(people.map((p) => p.id));
-        const owed = (await carriedBalances(tx, { schoolId })).filter((c) => moved.has(c.studentId));
-        return { count: people.length, total: owed.reduce((s, c) => s + c.remaining, 0) };
+        const owed = await tx
+          .select({ remaining: studentBalances.carriedRemaining })
+          .from(studentBalances)
+          .where(and(eq(studentBalances.schoolId, schoolId), inArray(studentBalances.studentId, [...moved])));
+        return { count: people.length, total: owed.reduce((s, c) => s + Number(c.remaining), 0) };
       });
       return {
         message: 'Passouts Created Successfully',

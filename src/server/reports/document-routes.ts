@@ -108,7 +108,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   // A report is built once per change of the school's data: the printable page, then its Excel and
   // CSV downloads, or several people opening the same list, share one build (decision 0011). Never
   // served stale: a build after a change is always waited for.
-  const documents = new FigureCache<ReportDocument>(60_000, 8, Number.POSITIVE_INFINITY);
+  const documents = new FigureCache<ReportDocument>(60_000, 8);
 
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;

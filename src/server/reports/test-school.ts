@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { previousBalances, studentEnrollments } from '../db/schema';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { signUpSchool, type TestContext } from '../test/harness';
+import { rebuildSchoolBalances } from '../balances/refresh';
 
 /**
  * A small school whose every figure is worked out by hand below, written through the real fee
@@ -136,6 +137,7 @@ export async function buildFixtureSchool(ctx: TestContext) {
   const removed = await expense('Maintenance', 'Entered twice', '5000', '2026-11-01');
   expect((await api.delete(`/api/expenses/${removed.id}`)).statusCode).toBe(200);
 
+  await rebuildSchoolBalances(db, schoolId);
   return { school, schoolId, session, old, students: { aarav: aarav!, diya: diya!, kabir: kabir!, meera: meera! } };
 }
 export type FixtureSchool = Awaited<ReturnType<typeof buildFixtureSchool>>;

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { academicSessions, studentEnrollments, students } from '../db/schema';
+import { refreshBalances } from '../balances/refresh';
 
 /**
  * Test data for results: sessions, students and their enrollments written straight into the
@@ -86,6 +87,7 @@ export async function enrollStudents(
   await db.insert(studentEnrollments).values(
     rows.map((r) => ({ schoolId, studentId: r.id, sessionId: session.id, className, section, rollNumber: r.rollNumber })),
   );
+  await refreshBalances(db, { schoolId, studentIds: rows.map((r) => r.id) });
   return rows;
 }
 
@@ -101,4 +103,5 @@ export async function promoteStudents(
     .update(students)
     .set({ className, section, sessionId: session.id })
     .where(and(eq(students.schoolId, schoolId), inArray(students.id, list.map((s) => s.id))));
+  await refreshBalances(db, { schoolId, studentIds: list.map((s) => s.id) });
 }

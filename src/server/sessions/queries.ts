@@ -6,6 +6,7 @@ import { academicSessions, studentEnrollments } from '../db/schema';
 import { conflict } from '../lib/errors';
 import { lockFor } from '../lib/locks';
 import { isUniqueViolation } from '../lib/pg-errors';
+import { refreshUnplacedBalances } from '../balances/refresh';
 
 export type SessionRow = typeof academicSessions.$inferSelect;
 
@@ -128,6 +129,7 @@ export async function createSession(tx: Db, input: NewSession): Promise<SessionR
     if (isUniqueViolation(error)) throw conflict(duplicateSessionMessage(name));
     throw error;
   }
+  if (input.isActive) await refreshUnplacedBalances(tx, input.schoolId);
   return row;
 }
 
@@ -171,6 +173,7 @@ export async function activateSession(
     .set({ isActive: true })
     .where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.id, id)))
     .returning();
+  if (row) await refreshUnplacedBalances(tx, schoolId);
   return row;
 }
 
@@ -227,5 +230,6 @@ export async function createDefaultSession(db: Db, { schoolId, today }: { school
   }
   const row = await findActiveSession(db, { schoolId });
   if (!row) throw new Error('no active academic session after creating the default one');
+  await refreshUnplacedBalances(db, schoolId);
   return row;
 }

@@ -124,34 +124,27 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
  * that contains the month, every head expected of them is recorded and at least one is. This is
  * the month card's "Paid" of fee status.
  */
+const monthIndex = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7));
+
 export async function paidForMonth(db: Db, { schoolId, monthKey }: { schoolId: string; monthKey: string }): Promise<number> {
+  // the recorded-month bits of the running balances (decision 0041): no ledger read
   const [row] = rowsOf<{ paid: number }>(
     await db.execute(sql`
       with ms as (
-        select id, name from academic_sessions
+        select id, to_char(start_date, 'YYYY-MM') as first_key from academic_sessions
         where school_id = ${schoolId} and to_char(start_date, 'YYYY-MM') <= ${monthKey} and to_char(end_date, 'YYYY-MM') >= ${monthKey}
         order by is_active desc, start_date desc limit 1
       ),
-      placed as (
-        select s.id, s.monthly_bus_fee_paise as bus, coalesce(e.class_name, s.class_name) as class_name, ms.id as session_id, ms.name as session_name
-        from students s
-        cross join ms
-        left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = s.id and e.session_id = ms.id
-        where s.school_id = ${schoolId} and s.status = 'active'
-          and (e.id is not null or s.session_id = ms.id or s.session_id is null)
-      ),
-      rec as (
-        select l.student_id, bool_or(l.head = 'tuition') as t, bool_or(l.head = 'bus') as b
-        from receipt_lines l
-        join ms on ms.id = l.session_id
-        where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${monthKey} and ${isLive(schoolId)}
-        group by l.student_id
+      bits as (
+        select b.tuition_paise, b.bus_paise,
+               (b.tuition_mask >> (${monthIndex(monthKey)} - (substr(ms.first_key, 1, 4)::int * 12 + substr(ms.first_key, 6, 2)::int))) & 1 as t,
+               (b.bus_mask >> (${monthIndex(monthKey)} - (substr(ms.first_key, 1, 4)::int * 12 + substr(ms.first_key, 6, 2)::int))) & 1 as b
+        from ms
+        join student_session_balances b on b.school_id = ${schoolId} and b.session_id = ms.id
+        join students s on s.school_id = ${schoolId} and s.id = b.student_id and s.status = 'active'
       )
-      select count(*)::int as paid
-      from placed p
-      join rec on rec.student_id = p.id
-      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
-      where (rec.t or coalesce(fs.monthly_tuition_fee_paise, 0) = 0) and (rec.b or p.bus = 0)`),
+      select count(*)::int as paid from bits
+      where (t = 1 or b = 1) and (t = 1 or tuition_paise = 0) and (b = 1 or bus_paise = 0)`),
   );
   return row?.paid ?? 0;
 }

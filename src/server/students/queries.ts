@@ -19,6 +19,7 @@ import { maskAadhaar, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
 import { rowsOf } from '../lib/sql-rows';
 import { classOrderSql } from './class-order';
+import { refreshBalances } from '../balances/refresh';
 
 export type StudentRow = typeof students.$inferSelect;
 
@@ -500,6 +501,8 @@ export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<Stu
       createdAt: r.createdAt,
     })),
   );
+  // every new student's balances in one pass (a 5,000-row import included)
+  await refreshBalances(tx, { schoolId: rows[0]!.schoolId, studentIds: inserted.map((s) => s.id) });
   return inserted;
 }
 

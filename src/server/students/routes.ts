@@ -44,6 +44,7 @@ import {
   upsertEnrollment,
   type StudentRow,
 } from './queries';
+import { refreshBalances } from '../balances/refresh';
 
 const NOT_FOUND = 'Student not found';
 export const DELETED_MESSAGE = 'Student has been successfully deleted from the system.';
@@ -339,6 +340,8 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
             .returning();
           await upsertEnrollment(tx, { schoolId, studentId: id, sessionId, ...placement, now });
           await bumpRollCounter(tx, { schoolId, sessionId, ...placement });
+          // class, section, bus fee and fees-from month all change what is due
+          await refreshBalances(tx, { schoolId, studentIds: [id] });
           await audit(tx, request, {
             action: 'student.update',
             entity: 'student',

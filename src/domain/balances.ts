@@ -1,0 +1,78 @@
+import { YEARLY_HEADS, type YearlyHead } from './ledger';
+import { computeSessionAccount, type SessionAccountInput } from './fees';
+import { paise, ZERO, type Paise } from './money';
+
+/**
+ * A student's running balance of one session (issue 14, decision 0041): ruling 6's account from
+ * `computeSessionAccount`, folded into the figures a screen needs at ANY horizon month, so the
+ * stored row answers without the ledger. Concessions, fines and instalments (issue 16) change the
+ * account the domain function returns; this fold stays as it is.
+ *
+ * `monthlyOwed[k]` is the monthly outstanding with the session's month k as the horizon: a
+ * month's outstanding does not depend on the horizon (only whether it counts), so the till-date
+ * figure is the running sum of the months' own outstanding.
+ */
+export interface SessionBalance {
+  startKey: string;
+  tuition: Paise;
+  bus: Paise;
+  expected: Record<YearlyHead, Paise>;
+  paid: Record<YearlyHead, Paise>;
+  /** what the yearly heads owe once the session has begun */
+  yearlyOwed: Paise;
+  tuitionMask: number;
+  busMask: number;
+  monthlyOwed: Paise[];
+  monthlyReceived: Paise;
+  yearlyReceived: Paise;
+  extrasReceived: Paise;
+  received: Paise;
+}
+
+export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): SessionBalance {
+  const last = input.months[input.months.length - 1]?.key ?? '0000-00';
+  const account = computeSessionAccount({ ...input, asOfMonth: last });
+  const first = input.months[0]?.key ?? '0000-00';
+  const startKey = input.feesFrom && input.feesFrom > first ? input.feesFrom : first;
+  let running = 0;
+  let tuitionMask = 0;
+  let busMask = 0;
+  const monthlyOwed = account.months.map((m, k) => {
+    running += m.outstanding;
+    // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
+    if (m.tuition.recorded) tuitionMask += 2 ** k;
+    if (m.bus.recorded) busMask += 2 ** k;
+    return paise(running);
+  });
+  const expected = {} as Record<YearlyHead, Paise>;
+  const paid = {} as Record<YearlyHead, Paise>;
+  for (const head of YEARLY_HEADS) {
+    const y = account.yearly.find((p) => p.head === head);
+    expected[head] = y?.expected ?? ZERO;
+    paid[head] = y?.paid ?? ZERO;
+  }
+  return {
+    startKey,
+    tuition: input.structure?.monthlyTuition ?? ZERO,
+    bus: input.busFee,
+    expected,
+    paid,
+    yearlyOwed: account.annual.yearlyOutstanding,
+    tuitionMask,
+    busMask,
+    monthlyOwed,
+    monthlyReceived: account.monthlyPaid,
+    yearlyReceived: account.yearlyPaid,
+    extrasReceived: account.extrasPaid,
+    received: account.totalPaid,
+  };
+}
+
+/** The monthly outstanding at `horizon` (`YYYY-MM`) from a stored balance: 0 before the session. */
+export function monthlyOwedAt(monthlyOwed: readonly number[], firstKey: string, horizon: string): number {
+  if (monthlyOwed.length === 0 || horizon < firstKey) return 0;
+  const k = monthsBetween(firstKey, horizon);
+  return monthlyOwed[Math.min(k, monthlyOwed.length - 1)] ?? 0;
+}
+
+const monthsBetween = (a: string, b: string) => (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7));

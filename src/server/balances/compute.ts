@@ -1,0 +1,175 @@
+import { carriedBalancePositions } from '../../domain/fees';
+import { sessionBalance } from '../../domain/balances';
+import { paise } from '../../domain/money';
+import { sessionMonths } from '../../domain/sessions';
+import { structureAmounts, structureFor } from '../fees/queries';
+import type { BalanceInputs } from './inputs';
+
+/** One stored row of `student_session_balances`, as numbers (paise) and month keys. */
+export interface SessionBalanceRow {
+  studentId: string;
+  sessionId: string;
+  className: string;
+  section: string;
+  rollNumber: number;
+  firstKey: string;
+  lastKey: string;
+  startKey: string;
+  tuitionPaise: number;
+  busPaise: number;
+  admissionExpected: number;
+  examExpected: number;
+  booksExpected: number;
+  uniformExpected: number;
+  miscExpected: number;
+  admissionPaid: number;
+  examPaid: number;
+  booksPaid: number;
+  uniformPaid: number;
+  miscPaid: number;
+  yearlyOwed: number;
+  tuitionMask: number;
+  busMask: number;
+  monthlyOwed: number[];
+  monthlyReceived: number;
+  yearlyReceived: number;
+  extrasReceived: number;
+  received: number;
+  closed: boolean;
+  throughMonth: string | null;
+  carriedPaise: number;
+  carriedPaid: number;
+  carriedRemaining: number;
+}
+
+export interface StudentBalanceRow {
+  studentId: string;
+  openingPaise: number;
+  openingPaid: number;
+  openingRemaining: number;
+  carriedRemaining: number;
+  carriedMonthlyRemaining: number;
+  carriedYearlyRemaining: number;
+  creditPaise: number;
+}
+
+export interface ComputedBalances {
+  sessions: SessionBalanceRow[];
+  students: StudentBalanceRow[];
+}
+
+const sum = (lines: ReadonlyArray<{ amount: number }> | undefined) => (lines ?? []).reduce((s, l) => s + l.amount, 0);
+
+/**
+ * Every row of the given students from their inputs, through the domain: `sessionBalance` (ruling 6,
+ * `computeSessionAccount`) per session they sat in, `carriedBalancePositions` (ruling 9) per carried
+ * balance. The sessions a student sat in: each enrollment, their own session, and for a student
+ * never placed in one, the school's active session while they are active (as fee status reads it).
+ */
+export function computeBalances(inputs: BalanceInputs): ComputedBalances {
+  const carriedByKey = new Map(inputs.carried.map((c) => [`${c.studentId}|${c.sessionId}`, c]));
+  const enrolledSessions = new Map<string, string[]>();
+  for (const key of inputs.enrollments.keys()) {
+    const [studentId, sessionId] = key.split('|') as [string, string];
+    const list = enrolledSessions.get(studentId) ?? [];
+    list.push(sessionId);
+    enrolledSessions.set(studentId, list);
+  }
+  const carriedByStudent = new Map<string, BalanceInputs['carried']>();
+  for (const c of inputs.carried) carriedByStudent.set(c.studentId, [...(carriedByStudent.get(c.studentId) ?? []), c]);
+  const openingPaidBy = new Map<string, number>();
+  for (const [key, list] of inputs.lines) {
+    const paid = sum(list.filter((l) => l.head === 'opening_balance'));
+    if (paid > 0) {
+      const studentId = key.slice(0, key.indexOf('|'));
+      openingPaidBy.set(studentId, (openingPaidBy.get(studentId) ?? 0) + paid);
+    }
+  }
+  const sessions: SessionBalanceRow[] = [];
+  const students: StudentBalanceRow[] = [];
+  for (const st of inputs.students) {
+    const ids = new Set(enrolledSessions.get(st.id) ?? []);
+    if (st.sessionId) ids.add(st.sessionId);
+    else if (st.status === 'active' && inputs.activeSessionId) ids.add(inputs.activeSessionId);
+    for (const sessionId of ids) {
+      const session = inputs.sessions.get(sessionId);
+      if (!session) continue;
+      const key = `${st.id}|${sessionId}`;
+      const placement = inputs.enrollments.get(key) ?? { className: st.className, section: st.section, rollNumber: st.rollNumber };
+      const structure = structureFor(inputs.structures, placement.className, session.name);
+      const months = sessionMonths(session.startDate, session.endDate);
+      const allLines = inputs.lines.get(key) ?? [];
+      const b = sessionBalance({
+        months,
+        structure: structure ? structureAmounts(structure) : null,
+        busFee: paise(st.monthlyBusFeePaise),
+        feesFrom: st.feesFromMonth,
+        lines: allLines,
+      });
+      const carried = carriedByKey.get(key);
+      const previousPaid = sum(allLines.filter((l) => l.head === 'previous_balance'));
+      const [pos] = carried
+        ? carriedBalancePositions([{ sessionId, academicYear: session.name, monthly: carried.monthly, yearly: carried.yearly }], new Map([[sessionId, previousPaid]]))
+        : [undefined];
+      sessions.push({
+        studentId: st.id,
+        sessionId,
+        className: placement.className,
+        section: placement.section,
+        rollNumber: placement.rollNumber,
+        firstKey: months[0]?.key ?? session.startDate.slice(0, 7),
+        lastKey: months[months.length - 1]?.key ?? session.endDate.slice(0, 7),
+        startKey: b.startKey,
+        tuitionPaise: b.tuition,
+        busPaise: b.bus,
+        admissionExpected: b.expected.admission,
+        examExpected: b.expected.exam,
+        booksExpected: b.expected.books,
+        uniformExpected: b.expected.uniform,
+        miscExpected: b.expected.misc,
+        admissionPaid: b.paid.admission,
+        examPaid: b.paid.exam,
+        booksPaid: b.paid.books,
+        uniformPaid: b.paid.uniform,
+        miscPaid: b.paid.misc,
+        yearlyOwed: b.yearlyOwed,
+        tuitionMask: b.tuitionMask,
+        busMask: b.busMask,
+        monthlyOwed: b.monthlyOwed,
+        monthlyReceived: b.monthlyReceived,
+        yearlyReceived: b.yearlyReceived,
+        extrasReceived: b.extrasReceived,
+        received: b.received,
+        closed: carried !== undefined,
+        throughMonth: carried?.throughMonth ?? null,
+        carriedPaise: pos?.recorded ?? 0,
+        carriedPaid: pos?.paid ?? 0,
+        carriedRemaining: pos?.remaining ?? 0,
+      });
+    }
+    // every carried balance counts for the student, even of a session they have no row for
+    let monthlyRemaining = 0;
+    let yearlyRemaining = 0;
+    for (const c of carriedByStudent.get(st.id) ?? []) {
+      const paid = sum((inputs.lines.get(`${st.id}|${c.sessionId}`) ?? []).filter((l) => l.head === 'previous_balance'));
+      const [pos] = carriedBalancePositions([{ sessionId: c.sessionId, academicYear: '', monthly: c.monthly, yearly: c.yearly }], new Map([[c.sessionId, paid]]));
+      monthlyRemaining += pos!.monthlyRemaining;
+      yearlyRemaining += pos!.yearlyRemaining;
+    }
+    const arrears = inputs.opening.get(st.id) ?? { monthly: paise(0), yearly: paise(0) };
+    const [opening] = carriedBalancePositions([{ sessionId: 'opening', academicYear: '', ...arrears }], new Map([['opening', openingPaidBy.get(st.id) ?? 0]]));
+    monthlyRemaining += opening!.monthlyRemaining;
+    yearlyRemaining += opening!.yearlyRemaining;
+    students.push({
+      studentId: st.id,
+      openingPaise: opening!.recorded,
+      openingPaid: opening!.paid,
+      openingRemaining: opening!.remaining,
+      carriedRemaining: monthlyRemaining + yearlyRemaining,
+      carriedMonthlyRemaining: monthlyRemaining,
+      carriedYearlyRemaining: yearlyRemaining,
+      creditPaise: inputs.credit.get(st.id) ?? 0,
+    });
+  }
+  return { sessions, students };
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rowsOf } from '../lib/sql-rows';
+import { computeBalances, type SessionBalanceRow, type StudentBalanceRow } from './compute';
+import { loadBalanceInputs } from './inputs';
+
+/**
+ * verify-ledger's comparison (decision 0041): recompute every running balance of a school from the
+ * ledger and compare with the stored rows, field by field. A row missing on either side is a
+ * difference too. The property test and `npm run verify-ledger` both call this.
+ */
+export interface BalanceDifference {
+  schoolId: string;
+  studentId: string;
+  /** null for the per-student row (opening arrears, credit) */
+  sessionId: string | null;
+  field: string;
+  stored: string;
+  recomputed: string;
+}
+
+const show = (v: unknown) => (v === undefined ? '(missing)' : Array.isArray(v) ? `[${v.join(',')}]` : String(v));
+
+function compareRows<T extends object>(
+  schoolId: string,
+  stored: Map<string, Record<string, unknown>>,
+  recomputed: Map<string, T>,
+  split: (key: string) => { studentId: string; sessionId: string | null },
+): BalanceDifference[] {
+  const out: BalanceDifference[] = [];
+  for (const key of new Set([...stored.keys(), ...recomputed.keys()])) {
+    const a = stored.get(key);
+    const b = recomputed.get(key) as Record<string, unknown> | undefined;
+    const where = { schoolId, ...split(key) };
+    if (!a || !b) {
+      out.push({ ...where, field: 'row', stored: a ? 'present' : '(missing)', recomputed: b ? 'present' : '(missing)' });
+      continue;
+    }
+    for (const field of Object.keys(b)) {
+      if (field === 'studentId' || field === 'sessionId') continue;
+      if (show(a[field]) !== show(b[field])) out.push({ ...where, field, stored: show(a[field]), recomputed: show(b[field]) });
+    }
+  }
+  return out;
+}
+
+const camelRow = (r: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) {
+    const key = k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    out[key] = Array.isArray(v) ? v.map(Number) : typeof v === 'string' && /^-?\d+$/.test(v) && k !== 'class_name' && k !== 'section' ? Number(v) : v;
+  }
+  return out;
+};
+
+export async function verifySchoolBalances(db: Db, schoolId: string): Promise<{ rows: number; differences: BalanceDifference[] }> {
+  const computed = computeBalances(await loadBalanceInputs(db, { schoolId, studentIds: undefined }));
+  const [sessionRows, studentRows] = await Promise.all([
+    db.execute(sql`select * from student_session_balances where school_id = ${schoolId}`),
+    db.execute(sql`select * from student_balances where school_id = ${schoolId}`),
+  ]);
+  const drop = ({ school_id: _s, refreshed_at: _r, ...rest }: Record<string, unknown>) => camelRow(rest);
+  const storedSessions = new Map(rowsOf<Record<string, unknown>>(sessionRows).map((r) => [`${String(r.student_id)}|${String(r.session_id)}`, drop(r)]));
+  const storedStudents = new Map(rowsOf<Record<string, unknown>>(studentRows).map((r) => [String(r.student_id), drop(r)]));
+  const recomputedSessions = new Map<string, SessionBalanceRow>(computed.sessions.map((r) => [`${r.studentId}|${r.sessionId}`, r]));
+  const recomputedStudents = new Map<string, StudentBalanceRow>(computed.students.map((r) => [r.studentId, r]));
+  const differences = [
+    ...compareRows(schoolId, storedSessions, recomputedSessions, (k) => {
+      const [studentId, sessionId] = k.split('|') as [string, string];
+      return { studentId, sessionId };
+    }),
+    ...compareRows(schoolId, storedStudents, recomputedStudents, (k) => ({ studentId: k, sessionId: null })),
+  ];
+  return { rows: recomputedSessions.size + recomputedStudents.size, differences };
+}

@@ -1,0 +1,85 @@
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { schools } from './platform';
+import { academicSessions, students } from './students';
+
+/**
+ * Running balances (issue 14, decision 0041): ruling 6's figures per student and session, kept in
+ * the same transaction as every write that changes them (`refreshBalances`), so whole-school screens
+ * read arithmetic over these rows instead of the ledger. Derived data: `npm run verify-ledger`
+ * recomputes every row from the receipts and reports any difference.
+ *
+ * One row per session the student sat in (their enrollments, their own session, or the school's
+ * active session for a student never placed in one). Months are indexed from the session's first
+ * month (`first_key`): `monthly_owed[k]` is the monthly outstanding with month k as the horizon, so
+ * a screen answers for any month without the lines; a horizon before the session owes nothing.
+ */
+export const studentSessionBalances = pgTable(
+  'student_session_balances',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').notNull().references(() => academicSessions.id, { onDelete: 'cascade' }),
+    className: text('class_name').notNull(),
+    section: text('section').notNull(),
+    rollNumber: integer('roll_number').notNull(),
+    firstKey: text('first_key').notNull(),
+    lastKey: text('last_key').notNull(),
+    /** the first month tuition and bus are due: the session's, or the student's fees-from month when later */
+    startKey: text('start_key').notNull(),
+    tuitionPaise: bigint('tuition_paise', { mode: 'number' }).notNull(),
+    busPaise: bigint('bus_paise', { mode: 'number' }).notNull(),
+    /** the five yearly heads' expected amounts and what was received for each */
+    admissionExpected: bigint('admission_expected', { mode: 'number' }).notNull(),
+    examExpected: bigint('exam_expected', { mode: 'number' }).notNull(),
+    booksExpected: bigint('books_expected', { mode: 'number' }).notNull(),
+    uniformExpected: bigint('uniform_expected', { mode: 'number' }).notNull(),
+    miscExpected: bigint('misc_expected', { mode: 'number' }).notNull(),
+    admissionPaid: bigint('admission_paid', { mode: 'number' }).notNull(),
+    examPaid: bigint('exam_paid', { mode: 'number' }).notNull(),
+    booksPaid: bigint('books_paid', { mode: 'number' }).notNull(),
+    uniformPaid: bigint('uniform_paid', { mode: 'number' }).notNull(),
+    miscPaid: bigint('misc_paid', { mode: 'number' }).notNull(),
+    /** what the yearly heads still owe once the session has begun */
+    yearlyOwed: bigint('yearly_owed', { mode: 'number' }).notNull(),
+    /** bit k: month k of the session has something recorded for tuition / bus */
+    tuitionMask: bigint('tuition_mask', { mode: 'number' }).notNull(),
+    busMask: bigint('bus_mask', { mode: 'number' }).notNull(),
+    /** monthly outstanding (tuition + bus) with month k as the horizon, k = 0 … months − 1 */
+    monthlyOwed: bigint('monthly_owed', { mode: 'number' }).array().notNull(),
+    monthlyReceived: bigint('monthly_received', { mode: 'number' }).notNull(),
+    yearlyReceived: bigint('yearly_received', { mode: 'number' }).notNull(),
+    extrasReceived: bigint('extras_received', { mode: 'number' }).notNull(),
+    /** every live line of the session but arrears payments */
+    received: bigint('received', { mode: 'number' }).notNull(),
+    /** the balance of this session was carried forward (ruling 9): closed for the student */
+    closed: boolean('closed').notNull(),
+    throughMonth: text('through_month'),
+    carriedPaise: bigint('carried_paise', { mode: 'number' }).notNull(),
+    carriedPaid: bigint('carried_paid', { mode: 'number' }).notNull(),
+    carriedRemaining: bigint('carried_remaining', { mode: 'number' }).notNull(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.schoolId, t.studentId, t.sessionId] }),
+    index('student_session_balances_school_session_idx').on(t.schoolId, t.sessionId),
+  ],
+);
+
+/** Per student: the arrears not tied to a session's own figures, and the credit of ruling 27. */
+export const studentBalances = pgTable(
+  'student_balances',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
+    openingPaise: bigint('opening_paise', { mode: 'number' }).notNull(),
+    openingPaid: bigint('opening_paid', { mode: 'number' }).notNull(),
+    openingRemaining: bigint('opening_remaining', { mode: 'number' }).notNull(),
+    /** every carried balance's remainder plus the opening arrears' remainder, and its monthly / yearly parts */
+    carriedRemaining: bigint('carried_remaining', { mode: 'number' }).notNull(),
+    carriedMonthlyRemaining: bigint('carried_monthly_remaining', { mode: 'number' }).notNull(),
+    carriedYearlyRemaining: bigint('carried_yearly_remaining', { mode: 'number' }).notNull(),
+    creditPaise: bigint('credit_paise', { mode: 'number' }).notNull(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.studentId] })],
+);
