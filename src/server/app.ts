@@ -53,6 +53,7 @@ import { expenseRoutes } from './expenses/routes';
 import { exportRoutes } from './exports/routes';
 import { onboardingRoutes } from './onboarding/routes';
 import { staffRoutes } from './staff/routes';
+import { cashRoutes } from './cash/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
@@ -275,6 +276,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(exportRoutes);
   await app.register(onboardingRoutes);
   await app.register(staffRoutes);
+  await app.register(cashRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -7,7 +7,10 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { receipts } from '../db/schema';
 import { audit } from '../lib/audit';
-import { conflict, notFound } from '../lib/errors';
+import { conflict, forbidden, notFound } from '../lib/errors';
+import { CLOSING_MESSAGES } from '../../domain/cash-closing';
+import { can } from '../../domain/permissions';
+import { isDayClosed } from '../cash/queries';
 import { sendPdf } from '../lib/pdf';
 import { addBackToCarried, closedAccounts, closedSessionsTouched } from './balances';
 import { money, receiptDto, toReceiptDto } from './dto';
@@ -131,6 +134,11 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
           throw conflict(
             `Receipt ${fresh.receipt.receiptNumber} was already cancelled on ${formatReceiptDate(fresh.receipt.cancelledAt!.toISOString())}.`,
           );
+        }
+        // a closed day's receipts are the closing's figures: only an Accountant or Administrator reopens one (issue 15)
+        const role = request.auth?.schoolRole ?? 'owner';
+        if (!can(role, 'cash.acknowledge') && (await isDayClosed(tx, { schoolId, userId: fresh.receipt.receivedByUserId, at: fresh.receipt.receivedAt }))) {
+          throw forbidden(CLOSING_MESSAGES.closedDayCancel, { closedDay: true });
         }
         const student = await findStudentOr404(tx, { schoolId, studentId: fresh.receipt.studentId });
         const sessionIds = [...new Set(fresh.lines.filter((l) => !isBalanceHead(l.head)).map((l) => l.sessionId))];
