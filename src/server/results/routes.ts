@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addSubjectSchema, bulkResultsSchema, classParam, renameSubjectSchema, reorderSubjectsSchema } from '../../domain/results';
+import { assertTeacherCovers } from '../staff/teacher-scope';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
@@ -177,6 +178,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [roster, subjectRows] = await db.transaction(async (tx) => [
         await listRoster(tx, { schoolId, sessionId: session.id, className, section }),
@@ -213,6 +215,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const input = request.body;
       const validateOnly = input.validateOnly === true;
+      await assertTeacherCovers(db, request, { className: input.class, section: input.section });
       return db.transaction(async (tx) => {
         const plan = await planBulkSave(tx, { schoolId, input });
         if (validateOnly) return { success: true as const, saved: plan.rows.length, unchanged: plan.unchanged, validateOnly };
@@ -247,6 +250,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [sheet] = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       return sheet!;
@@ -270,6 +274,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
@@ -294,6 +299,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });

@@ -101,6 +101,10 @@ describe('staff accounts (ruling 32)', () => {
     const list = (await school.api.get('/api/staff')).json();
     expect(list.members.find((m: { id: string }) => m.id === teacher.id).assignments).toHaveLength(1);
     expect((await school.api.put(`/api/staff/${clerk.id}/assignments`, { assignments: [] })).json().error).toBe('Only a teacher has class and subject assignments');
+    const other = await teacher.api.get('/api/results?class=Class%206&section=A&academicSession=2025-2026');
+    expect(other.statusCode).toBe(403);
+    expect(other.json().error).toBe('This class and section are not assigned to you. Ask the owner or an administrator to assign them.');
+    expect((await teacher.api.get('/api/results?class=Class%205&section=A&academicSession=2025-2026')).statusCode).not.toBe(403);
   });
 
   it("answers 404 for another school's staff member", async () => {
