@@ -33,6 +33,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags,
         summary: 'Class fee structures in class order, optionally for one class and academic year',
@@ -56,6 +57,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: { tags, summary: 'One fee structure', security, params: z.object({ id: z.string() }), response: { 200: feeStructureDto, 404: errorDto } },
     },
     async (request) => {
@@ -70,6 +72,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Add the fee structure of a class for an academic year',
@@ -100,6 +103,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/bulk-adjust',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Annual fee increment: raise the chosen fee heads of every structure by a percentage',
@@ -138,6 +142,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Change a fee structure (prices, not received money, so editing is allowed)',

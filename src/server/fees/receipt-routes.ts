@@ -7,7 +7,10 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { receipts } from '../db/schema';
 import { audit } from '../lib/audit';
-import { conflict, notFound } from '../lib/errors';
+import { conflict, forbidden, notFound } from '../lib/errors';
+import { CLOSING_MESSAGES } from '../../domain/cash-closing';
+import { can } from '../../domain/permissions';
+import { isDayClosed } from '../cash/queries';
 import { sendPdf } from '../lib/pdf';
 import { addBackToCarried, closedAccounts, closedSessionsTouched } from './balances';
 import { money, receiptDto, toReceiptDto } from './dto';
@@ -46,6 +49,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/receipts',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: "A student's receipts, newest first, cancelled ones included",
@@ -66,6 +70,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: 'One receipt with everything its printed copy shows',
@@ -82,6 +87,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id/pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: 'The receipt as a PDF to download, print or share: one A4 page, office copy and parent copy',
@@ -104,6 +110,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'receipts.cancel' },
       schema: {
         tags: ['receipts'],
         summary: 'Cancel a receipt with a reason (a reversal: it stays visible, its lines stop counting)',
@@ -128,6 +135,11 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
           throw conflict(
             `Receipt ${fresh.receipt.receiptNumber} was already cancelled on ${formatReceiptDate(fresh.receipt.cancelledAt!.toISOString())}.`,
           );
+        }
+        // a closed day's receipts are the closing's figures: only an Accountant or Administrator reopens one (issue 15)
+        const role = request.auth?.schoolRole ?? 'owner';
+        if (!can(role, 'cash.acknowledge') && (await isDayClosed(tx, { schoolId, userId: fresh.receipt.receivedByUserId, at: fresh.receipt.receivedAt }))) {
+          throw forbidden(CLOSING_MESSAGES.closedDayCancel, { closedDay: true });
         }
         const student = await findStudentOr404(tx, { schoolId, studentId: fresh.receipt.studentId });
         const sessionIds = [...new Set(fresh.lines.filter((l) => !isBalanceHead(l.head)).map((l) => l.sessionId))];

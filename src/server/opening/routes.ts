@@ -76,6 +76,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/opening',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['opening'],
         summary: "A student's opening entries: arrears from the old register and OPN receipts of months paid before go-live",
@@ -122,6 +123,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: "Enter one student's opening balance: arrears per head or lump sum, and months already paid before go-live",
@@ -163,6 +165,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/:id/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: 'Cancel one opening arrear with a reason (it stays visible; it stops being owed)',
@@ -214,6 +217,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/template',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: 'The opening balance import template (CSV or Excel) with one example row',
@@ -237,6 +241,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/import',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       bodyLimit: 8 * 1024 * 1024,
       schema: {
         tags: ['opening'],

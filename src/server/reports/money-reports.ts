@@ -70,7 +70,7 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
   };
 }
 
-const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank transfer', online: 'Online', credit: 'From credit' };
+const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', card: 'Card', bank_transfer: 'Bank transfer', online: 'Online', credit: 'From credit' };
 
 /**
  * Day Book: the receipts written on a day (India date of receipt) by payment mode, and the day's
@@ -84,7 +84,7 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
     db.execute(sql`
       select r.receipt_number, r.student_name, r.class_name, r.section, r.roll_number, r.payment_mode,
              coalesce(r.cheque_number, r.upi_reference, r.transaction_reference, '') as reference,
-             r.total_paise::text as amount,
+             r.total_paise::text as amount, r.received_by,
              (select string_agg(distinct l.head, ',') from receipt_lines l where l.school_id = r.school_id and l.receipt_id = r.id) as heads
       from receipts r
       where r.school_id = ${schoolId} and r.status = 'live' and r.source <> 'opening' and ${day}
@@ -170,6 +170,8 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
           col('fees', 'Fees'),
           col('mode', 'Mode'),
           col('reference', 'Reference'),
+          // who collected each receipt (issue 15): what the cash closing of each collector adds up
+          col('collectedBy', 'Collected by'),
           col('amount', 'Amount', 'money'),
         ],
         rows: receipts.map((r) => ({
@@ -179,9 +181,10 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
           fees: headText(r.heads),
           mode: MODE_LABELS[r.payment_mode as PaymentMode] ?? String(r.payment_mode),
           reference: String(r.reference ?? ''),
+          collectedBy: String(r.received_by ?? ''),
           amount: money(r.amount),
         })),
-        totals: { receiptNumber: 'Total', student: '', className: '', fees: '', mode: '', reference: '', amount: money(receipts.reduce((s, r) => s + num(r.amount), 0)) },
+        totals: { receiptNumber: 'Total', student: '', className: '', fees: '', mode: '', reference: '', collectedBy: '', amount: money(receipts.reduce((s, r) => s + num(r.amount), 0)) },
         empty: 'No receipts on this day',
       },
       {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addSubjectSchema, bulkResultsSchema, classParam, renameSubjectSchema, reorderSubjectsSchema } from '../../domain/results';
+import { assertTeacherCovers } from '../staff/teacher-scope';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
@@ -32,6 +33,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -58,6 +60,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -82,6 +85,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/order',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -107,6 +111,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -132,6 +137,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -158,6 +164,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -171,6 +178,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [roster, subjectRows] = await db.transaction(async (tx) => [
         await listRoster(tx, { schoolId, sessionId: session.id, className, section }),
@@ -192,6 +200,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/bulk',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.marks' },
       schema: {
         tags,
         security,
@@ -206,6 +215,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const input = request.body;
       const validateOnly = input.validateOnly === true;
+      await assertTeacherCovers(db, request, { className: input.class, section: input.section });
       return db.transaction(async (tx) => {
         const plan = await planBulkSave(tx, { schoolId, input });
         if (validateOnly) return { success: true as const, saved: plan.rows.length, unchanged: plan.unchanged, validateOnly };
@@ -228,6 +238,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheet',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -239,6 +250,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [sheet] = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       return sheet!;
@@ -249,6 +261,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheet.pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -261,6 +274,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
@@ -272,6 +286,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheets.pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -284,6 +299,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
+      await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });

@@ -12,3 +12,4 @@ export * from './online';
 export * from './exports';
 export * from './billing';
 export * from './balances';
+export * from './staff';
