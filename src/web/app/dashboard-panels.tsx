@@ -41,6 +41,9 @@ export const DASHBOARD_PANELS: Partial<Record<DashboardTabId, LazyExoticComponen
   ),
   'online-payments': lazy(() => import('@/web/features/payment-links/online-payments-tab').then((m) => ({ default: () => <m.OnlinePaymentsTab /> }))),
   passouts: lazy(() => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab }))),
+  // the office's day (issue 15 items 4–6)
+  'close-day': lazy(() => import('@/web/features/office/close-day-tab').then((m) => ({ default: m.CloseDayTab }))),
+  registers: lazy(() => import('@/web/features/office/registers-tab').then((m) => ({ default: m.RegistersTab }))),
 };
 
 /** The welcome banner and onboarding tour (platform §2, §4), shown on the dashboard above the open tab. */

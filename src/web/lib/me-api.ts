@@ -14,6 +14,12 @@ export interface User {
   isFirstLogin: boolean;
   createdAt: string;
   lastLoginAt: string | null;
+  /** the person's role in the school (ruling 32); absent for the owner of a school with no staff */
+  staffRole?: 'administrator' | 'accountant' | 'clerk' | 'teacher' | null;
+  /** the registering administrator, who cannot be removed */
+  isOwner?: boolean;
+  /** the name receipts print as "Received by" */
+  name?: string | null;
 }
 
 export interface School {

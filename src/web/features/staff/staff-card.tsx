@@ -1,0 +1,170 @@
+import { useQuery } from '@tanstack/react-query';
+import { LockIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
+import { useState } from 'react';
+import { ROLES, useCan, type StaffRole } from '@/web/app/permissions';
+import { useSchoolSession } from '@/web/app/session';
+import { LoadFailedAlert } from '@/web/components/load-failed-alert';
+import { toast } from '@/web/components/toaster';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { ConfirmDialog } from '@/web/components/ui/confirm-dialog';
+import { NativeSelect } from '@/web/components/ui/input';
+import { Spinner } from '@/web/components/ui/spinner';
+import { formatGeneratedAt } from '@/web/lib/format';
+import { refusalMessage } from '@/web/lib/form-errors';
+import { cn } from '@/web/lib/utils';
+import { staffQuery, staffStatus, useUpdateStaff, type StaffMember } from './api';
+import { AssignmentsDialog } from './assignments-dialog';
+import { InviteDialog } from './invite-dialog';
+import { STAFF_TEXTS } from './texts';
+
+const STATUS_VARIANT = { active: 'success', invited: 'secondary', deactivated: 'destructive' } as const;
+
+/** Settings → Staff (issue 15 item 1): Administrators only; others never see the card. */
+export function StaffCard() {
+  const can = useCan();
+  if (!can('staff')) return null;
+  return <StaffList />;
+}
+
+function StaffList() {
+  const staff = useQuery(staffQuery());
+  const [inviting, setInviting] = useState(false);
+  const [toggling, setToggling] = useState<StaffMember | null>(null);
+  const [assigning, setAssigning] = useState<StaffMember | null>(null);
+  const update = useUpdateStaff();
+  const { user } = useSchoolSession();
+
+  const changeRole = (member: StaffMember, role: StaffRole) =>
+    update.mutate(
+      { id: member.id, role },
+      {
+        onSuccess: () => toast.success({ title: STAFF_TEXTS.changeRole, description: STAFF_TEXTS.roleChanged(member.name, STAFF_TEXTS.roleLabel[role]) }),
+        onError: (error) => toast.error({ title: STAFF_TEXTS.changeRole, description: refusalMessage(error, STAFF_TEXTS.updateFailed) }),
+      },
+    );
+
+  const toggle = () => {
+    const member = toggling;
+    if (!member) return;
+    update.mutate(
+      { id: member.id, active: !member.active },
+      {
+        onSuccess: () =>
+          toast.success({ title: STAFF_TEXTS.title, description: member.active ? STAFF_TEXTS.deactivated(member.name) : STAFF_TEXTS.reactivated(member.name) }),
+        onError: (error) => toast.error({ title: STAFF_TEXTS.title, description: refusalMessage(error, STAFF_TEXTS.updateFailed) }),
+      },
+    );
+    setToggling(null);
+  };
+
+  return (
+    <Card id="staff">
+      <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="grid gap-1.5">
+          <CardTitle className="flex items-center gap-2">
+            <UsersRoundIcon className="size-5 text-primary" />
+            {STAFF_TEXTS.title}
+          </CardTitle>
+          <CardDescription>{STAFF_TEXTS.description}</CardDescription>
+        </div>
+        <Button size="sm" className="self-start" onClick={() => setInviting(true)}>
+          <UserPlusIcon />
+          {STAFF_TEXTS.invite}
+        </Button>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {staff.isPending ? (
+          <div className="flex justify-center py-6">
+            <Spinner />
+          </div>
+        ) : staff.isError ? (
+          <LoadFailedAlert message={STAFF_TEXTS.loadFailed} onRetry={() => staff.refetch()} />
+        ) : (
+          <>
+            <ul className="grid gap-2" aria-label={STAFF_TEXTS.title}>
+              {staff.data.staff.map((member) => {
+                const status = staffStatus(member);
+                const locked = member.isOwner || member.id === user.id;
+                return (
+                  <li
+                    key={member.id}
+                    aria-label={member.name}
+                    className={cn('grid gap-3 rounded-lg border p-3 md:grid-cols-[minmax(0,1fr)_auto] md:items-center', !member.active && 'bg-muted/50')}
+                  >
+                    <div className="grid min-w-0 gap-1">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <span className="font-medium">{member.name}</span>
+                        {member.isOwner ? (
+                          <Badge variant="outline" className="gap-1">
+                            <LockIcon className="size-3" />
+                            {STAFF_TEXTS.owner}
+                          </Badge>
+                        ) : null}
+                        <Badge variant={STATUS_VARIANT[status]}>{STAFF_TEXTS.statusLabel[status]}</Badge>
+                      </div>
+                      <span className="break-all text-sm text-muted-foreground">{member.email}</span>
+                      <span className="text-xs text-muted-foreground">
+                        {STAFF_TEXTS.lastSignIn}: {member.lastLoginAt ? formatGeneratedAt(member.lastLoginAt) : STAFF_TEXTS.never}
+                        {member.role === 'teacher' && member.assignments?.classes.length ? ` · ${member.assignments.classes.join(', ')}` : ''}
+                      </span>
+                    </div>
+                    {locked ? (
+                      <div className="flex items-center gap-2 text-sm text-muted-foreground" title={STAFF_TEXTS.ownerLocked}>
+                        <span className="font-medium text-foreground">{STAFF_TEXTS.roleLabel[member.role]}</span>
+                        {member.isOwner ? <span className="text-xs">{STAFF_TEXTS.ownerLocked}</span> : null}
+                      </div>
+                    ) : (
+                      <div className="flex flex-wrap items-center gap-2">
+                        <NativeSelect
+                          aria-label={`${STAFF_TEXTS.role} of ${member.name}`}
+                          className="h-9 w-40"
+                          value={member.role}
+                          disabled={update.isPending || !member.active}
+                          onChange={(e) => changeRole(member, e.target.value as StaffRole)}
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {STAFF_TEXTS.roleLabel[r]}
+                            </option>
+                          ))}
+                        </NativeSelect>
+                        {member.role === 'teacher' ? (
+                          <Button variant="outline" size="sm" onClick={() => setAssigning(member)}>
+                            {STAFF_TEXTS.assignments}
+                          </Button>
+                        ) : null}
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          className={member.active ? 'text-destructive' : undefined}
+                          aria-label={`${member.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate} ${member.name}`}
+                          onClick={() => setToggling(member)}
+                        >
+                          {member.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate}
+                        </Button>
+                      </div>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+            {staff.data.staff.length <= 1 ? <p className="text-sm text-muted-foreground">{STAFF_TEXTS.empty}</p> : null}
+          </>
+        )}
+      </CardContent>
+      <InviteDialog open={inviting} onOpenChange={setInviting} />
+      <AssignmentsDialog member={assigning} onClose={() => setAssigning(null)} />
+      <ConfirmDialog
+        open={toggling !== null}
+        onOpenChange={(open) => !open && setToggling(null)}
+        title={toggling ? (toggling.active ? STAFF_TEXTS.deactivateTitle(toggling.name) : STAFF_TEXTS.reactivateTitle(toggling.name)) : ''}
+        description={toggling?.active ? STAFF_TEXTS.deactivateBody : STAFF_TEXTS.reactivateBody}
+        confirmLabel={toggling?.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate}
+        destructive={toggling?.active ?? false}
+        onConfirm={toggle}
+      />
+    </Card>
+  );
+}
