@@ -4,69 +4,74 @@ import { useSession } from './session';
  * What the signed-in person may do (ruling 32), for hiding menu items, tabs and buttons. The
  * server refuses anyway; this only keeps a role from seeing what it cannot use.
  *
- * The one permission table lives in src/domain/permissions.ts (server branch `staff`); this file is
- * the web's only reader of it, so the screens ask `can('expenses')` and never name roles.
+ * TEMPORARY MIRROR: the one permission table is src/domain/permissions.ts on the server branch
+ * `staff`; once merged, this file only imports `can` and the types from there (same names).
  */
-export type StaffRole = 'administrator' | 'accountant' | 'clerk' | 'teacher';
+export type StaffRole = 'owner' | 'administrator' | 'accountant' | 'clerk' | 'teacher';
+export type InvitableRole = Exclude<StaffRole, 'owner'>;
+export const INVITABLE_ROLES: readonly InvitableRole[] = ['administrator', 'accountant', 'clerk', 'teacher'];
 
-export type Capability =
-  | 'students'
-  | 'collect-fees'
-  | 'fee-status'
-  | 'cancel-receipt'
-  | 'fee-structure'
-  | 'sessions'
-  | 'expenses'
-  | 'reports'
-  | 'results'
-  | 'settings'
-  | 'staff'
-  | 'audit-log'
-  | 'close-day'
-  | 'acknowledge-closings'
-  | 'cheques'
-  | 'online-payments'
-  | 'passouts';
+export type Permission =
+  | 'school.view'
+  | 'dashboard.view'
+  | 'students.view'
+  | 'students.edit'
+  | 'fees.view'
+  | 'fees.collect'
+  | 'fees.setup'
+  | 'receipts.cancel'
+  | 'payments.reconcile'
+  | 'cheques.manage'
+  | 'cash.close'
+  | 'cash.acknowledge'
+  | 'expenses.manage'
+  | 'reports.view'
+  | 'results.manage'
+  | 'results.view'
+  | 'results.marks'
+  | 'settings.manage'
+  | 'billing.manage'
+  | 'data.export'
+  | 'staff.manage'
+  | 'audit.view';
 
-const ALL: readonly StaffRole[] = ['administrator', 'accountant', 'clerk', 'teacher'];
-const MONEY: readonly StaffRole[] = ['administrator', 'accountant'];
-const COUNTER: readonly StaffRole[] = ['administrator', 'accountant', 'clerk'];
-
-const TABLE: Record<Capability, readonly StaffRole[]> = {
-  students: COUNTER,
-  'collect-fees': COUNTER,
-  'fee-status': COUNTER,
-  'cancel-receipt': MONEY,
-  'fee-structure': ['administrator'],
-  sessions: ['administrator'],
-  expenses: MONEY,
-  reports: MONEY,
-  results: ['administrator', 'teacher'],
-  settings: ['administrator'],
-  staff: ['administrator'],
-  'audit-log': ['administrator'],
-  'close-day': COUNTER,
-  'acknowledge-closings': MONEY,
-  cheques: MONEY,
-  'online-payments': COUNTER,
-  passouts: MONEY,
+const ACCOUNTANT: readonly Permission[] = [
+  'school.view',
+  'dashboard.view',
+  'students.view',
+  'students.edit',
+  'fees.view',
+  'fees.collect',
+  'fees.setup',
+  'receipts.cancel',
+  'payments.reconcile',
+  'cheques.manage',
+  'cash.close',
+  'cash.acknowledge',
+  'expenses.manage',
+  'reports.view',
+];
+const TABLE: Record<Exclude<StaffRole, 'owner' | 'administrator'>, readonly Permission[]> = {
+  accountant: ACCOUNTANT,
+  clerk: ['school.view', 'dashboard.view', 'students.view', 'students.edit', 'fees.view', 'fees.collect', 'cash.close'],
+  teacher: ['school.view', 'results.view', 'results.marks'],
 };
 
-export function roleCan(role: StaffRole, capability: Capability): boolean {
-  return TABLE[capability].includes(role);
+export function can(role: StaffRole | null | undefined, permission: Permission): boolean {
+  if (!role) return false;
+  if (role === 'owner' || role === 'administrator') return true;
+  return TABLE[role].includes(permission);
 }
 
-/** A school user without a staff role is the owner of a school that never invited anyone. */
-export function staffRoleOf(user: { role: string; staffRole?: StaffRole | null } | null | undefined): StaffRole | null {
+/** The school role of a signed-in user; a school user the server names no role for is the owner. */
+export function schoolRoleOf(user: { role: string; schoolRole?: StaffRole | null } | null | undefined): StaffRole | null {
   if (!user || user.role !== 'school_admin') return null;
-  return user.staffRole ?? 'administrator';
+  return user.schoolRole ?? 'owner';
 }
 
-export const ROLES = ALL;
-
-/** `can('expenses')` for the signed-in person; false while signed out. */
-export function useCan(): (capability: Capability) => boolean {
+/** `can('expenses.manage')` for the signed-in person; false while signed out. */
+export function useCan(): (permission: Permission) => boolean {
   const { me } = useSession();
-  const role = staffRoleOf(me?.user);
-  return (capability) => role !== null && roleCan(role, capability);
+  const role = schoolRoleOf(me ? { ...me.user, schoolRole: me.user.schoolRole ?? me.schoolRole } : null);
+  return (permission) => can(role, permission);
 }

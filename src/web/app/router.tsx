@@ -1,7 +1,7 @@
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { ErrorScreen } from '@/web/components/error-boundary';
 import { HomeRedirect, RedirectIfSignedIn, RequireRole } from './guards';
-import type { Capability } from './permissions';
+import type { Permission } from './permissions';
 import { RequireCan } from './require-can';
 
 function RouteError() {
@@ -14,7 +14,7 @@ const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: k
 };
 
 /** A school page only some roles may open (ruling 32): the others see "You don't have access". */
-const only = (capability: Capability) => ({ element: <RequireCan capability={capability}><Outlet /></RequireCan> });
+const only = (capability: Permission) => ({ element: <RequireCan capability={capability}><Outlet /></RequireCan> });
 
 /** The route table of platform §2 and operations §2. */
 export const router = createBrowserRouter([
@@ -69,11 +69,11 @@ export const router = createBrowserRouter([
           { path: '/school/settings', lazy: page(() => import('@/web/features/settings/settings-page'), 'SettingsPage') },
           { path: '/school/receipts/:id/print', lazy: page(() => import('@/web/features/fees/receipt-print-page'), 'ReceiptPrintPage') },
           // issue 15: pages of one role's reach
-          { ...only('results'), children: [{ path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') }] },
-          { ...only('settings'), children: [{ path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') }] },
-          { ...only('audit-log'), children: [{ path: '/school/settings/audit', lazy: page(() => import('@/web/features/staff/audit-log-page'), 'AuditLogPage') }] },
+          { ...only('results.view'), children: [{ path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') }] },
+          { ...only('billing.manage'), children: [{ path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') }] },
+          { ...only('audit.view'), children: [{ path: '/school/settings/audit', lazy: page(() => import('@/web/features/staff/audit-log-page'), 'AuditLogPage') }] },
           {
-            ...only('reports'),
+            ...only('reports.view'),
             children: [
               { path: '/school/reports/print', lazy: page(() => import('@/web/features/reports/report-print-page'), 'ReportPrintPage') },
               { path: '/school/registers/cancellations/print', lazy: page(() => import('@/web/features/office/cancellation-print-page'), 'CancellationPrintPage') },

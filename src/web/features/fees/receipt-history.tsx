@@ -22,7 +22,7 @@ const REASON_REQUIRED = 'Please enter a reason for cancelling this receipt';
 export function ReceiptHistory({ receipts, emptyText }: { receipts: Receipt[]; emptyText: string }) {
   const [cancelling, setCancelling] = useState<Receipt | null>(null);
   // a Clerk collects and prints but never cancels (ruling 32)
-  const mayCancel = useCan()('cancel-receipt');
+  const mayCancel = useCan()('receipts.cancel');
   if (receipts.length === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>;
   return (
     <>

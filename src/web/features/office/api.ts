@@ -1,111 +1,133 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PaymentMode } from '@/web/lib/ledger-api';
 import { api } from '@/web/lib/request';
-import type { Counts } from './denominations';
+import type { DenominationCounts } from './denominations';
 
 /**
  * The office's day (issue 15 items 4–6): a collector's day and its closing, the closings to
  * acknowledge, the cheque register and the cancellation register. Amounts are rupee strings.
  */
 
-export interface ModeTotal {
-  mode: PaymentMode | 'card';
-  receipts: number;
-  amount: string;
-}
+export type ClosingMode = 'cash' | 'cheque' | 'upi' | 'card' | 'bank_transfer' | 'online';
 
 export interface Closing {
   id: string;
   date: string;
   userId: string;
   userName: string;
-  expectedCash: string;
+  counts: Record<string, number>;
   countedCash: string;
+  expectedCash: string;
   /** counted − expected: "-100.00" is a shortfall */
   difference: string;
-  note: string | null;
-  byMode?: ModeTotal[];
+  note: string;
   closedAt: string;
   acknowledgedAt: string | null;
+  acknowledgedBy: string | null;
   acknowledgedByName: string | null;
 }
 
-export interface MyDay {
+export interface DayCollections {
   date: string;
-  byMode: ModeTotal[];
-  /** the cash the collector should hold: cash receipts of the day, less cash ones cancelled */
-  expectedCash: string;
+  userId: string;
+  userName: string;
+  byMode: Array<{ mode: ClosingMode; count: number; total: string }>;
   total: string;
+  /** cash receipts of the day: what the drawer should hold */
+  expectedCash: string;
   closing: Closing | null;
 }
 
+interface Sums {
+  counted: string;
+  expected: string;
+  difference: string;
+  closings: number;
+}
+export interface ClosingsReport {
+  from: string;
+  to: string;
+  closings: Closing[];
+  byDay: Array<Sums & { date: string }>;
+  byUser: Array<Sums & { userId: string; userName: string }>;
+}
+
+export type ChequeStatus = 'in_hand' | 'deposited' | 'cleared' | 'bounced';
+
 export interface Cheque {
-  id: string;
   receiptId: string;
   receiptNumber: string;
+  receiptDate: string;
+  studentId: string;
   studentName: string;
   className: string;
-  section: string;
-  chequeNumber: string;
+  chequeNumber: string | null;
   bankName: string | null;
   amount: string;
-  receivedAt: string;
   status: ChequeStatus;
-  statusAt: string | null;
+  depositedOn: string | null;
+  clearedOn: string | null;
+  bouncedOn: string | null;
   bounceReason: string | null;
   bankCharges: string | null;
+  collectedBy: string;
 }
-export type ChequeStatus = 'in_hand' | 'deposited' | 'cleared' | 'bounced';
 
 export interface Cancellation {
   receiptId: string;
   receiptNumber: string;
   receiptDate: string;
-  amount: string;
   studentName: string;
   className: string;
-  section: string;
-  collectedBy: string;
+  amount: string;
+  paymentMode: string;
   cancelledAt: string;
   cancelledBy: string;
   reason: string;
+  collectedBy: string;
+  /** a bounced cheque's cancellation */
+  bounced: boolean;
 }
 
 export interface RangeFilters {
-  fromDate?: string;
-  toDate?: string;
+  from?: string;
+  to?: string;
   userId?: string;
   status?: string;
 }
 
-export function search(filters: RangeFilters | Record<string, string | undefined>): string {
+export function search(filters: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-const list = <T>(answer: T[] | Record<string, T[]>, key: string): T[] => (Array.isArray(answer) ? answer : (answer[key] ?? []));
+/** A list answered bare or wrapped in an object under `key`. */
+const list = <T>(answer: T[] | Record<string, unknown>, key: string): T[] => (Array.isArray(answer) ? answer : ((answer[key] as T[] | undefined) ?? []));
+
+export const PATHS = {
+  myDay: '/api/closings/my-day',
+  closings: '/api/closings',
+  cheques: '/api/cheques',
+  cancellations: '/api/reports/cancellations',
+} as const;
 
 export const myDayQuery = (date: string) =>
-  queryOptions({ queryKey: [`/api/closings/my-day?date=${date}`], queryFn: () => api.get<MyDay>(`/api/closings/my-day?date=${date}`) });
+  queryOptions({ queryKey: [`${PATHS.myDay}?date=${date}`], queryFn: () => api.get<DayCollections>(`${PATHS.myDay}?date=${date}`) });
 
 export const closingsQuery = (filters: RangeFilters) =>
-  queryOptions({
-    queryKey: [`/api/closings${search(filters)}`],
-    queryFn: async () => list(await api.get<Closing[] | Record<string, Closing[]>>(`/api/closings${search(filters)}`), 'closings'),
-  });
+  queryOptions({ queryKey: [`${PATHS.closings}${search({ ...filters })}`], queryFn: () => api.get<ClosingsReport>(`${PATHS.closings}${search({ ...filters })}`) });
 
 export const chequesQuery = (filters: RangeFilters) =>
   queryOptions({
-    queryKey: [`/api/cheques${search(filters)}`],
-    queryFn: async () => list(await api.get<Cheque[] | Record<string, Cheque[]>>(`/api/cheques${search(filters)}`), 'cheques'),
+    queryKey: [`${PATHS.cheques}${search({ ...filters })}`],
+    queryFn: async () => list<Cheque>(await api.get<Cheque[] | Record<string, unknown>>(`${PATHS.cheques}${search({ ...filters })}`), 'cheques'),
   });
 
 export const cancellationsQuery = (filters: RangeFilters) =>
   queryOptions({
-    queryKey: [`/api/reports/cancellations${search(filters)}`],
-    queryFn: async () => list(await api.get<Cancellation[] | Record<string, Cancellation[]>>(`/api/reports/cancellations${search(filters)}`), 'rows'),
+    queryKey: [`${PATHS.cancellations}${search({ ...filters })}`],
+    queryFn: async () => list<Cancellation>(await api.get<Cancellation[] | Record<string, unknown>>(`${PATHS.cancellations}${search({ ...filters })}`), 'rows'),
   });
 
 /** Closings, cheques and receipts feed the stats and reports, so every write refreshes them all. */
@@ -113,7 +135,7 @@ function refreshOffice(queryClient: QueryClient) {
   return queryClient.invalidateQueries({
     predicate: (q) => {
       const key = q.queryKey[0];
-      return typeof key === 'string' && /^\/api\/(closings|cheques|reports|stats|receipts|students|fee)/.test(key);
+      return typeof key === 'string' && /^\/api\/(closings|cheques|reports|stats|receipts|students|fee|ledger)/.test(key);
     },
   });
 }
@@ -121,7 +143,7 @@ function refreshOffice(queryClient: QueryClient) {
 export function useCloseDay() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { date: string; denominations: Counts; note: string }) => api.post<Closing>('/api/closings', input),
+    mutationFn: (input: { date: string; counts: DenominationCounts; note: string }) => api.post<Closing>(PATHS.closings, input),
     onSuccess: () => refreshOffice(queryClient),
   });
 }
@@ -129,17 +151,20 @@ export function useCloseDay() {
 export function useAcknowledge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<Closing>(`/api/closings/${id}/acknowledge`, {}),
+    mutationFn: (id: string) => api.post<Closing>(`${PATHS.closings}/${id}/acknowledge`, {}),
     onSuccess: () => refreshOffice(queryClient),
   });
 }
 
-export type ChequeAction = { id: string; action: 'deposit' | 'clear' } | { id: string; action: 'bounce'; reason: string; bankCharges?: string };
+export type ChequeAction = { receiptId: string; action: 'deposited' | 'cleared' } | { receiptId: string; action: 'bounced'; reason: string; bankCharges?: string };
 
 export function useChequeAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, ...body }: ChequeAction) => api.post<Cheque>(`/api/cheques/${id}/${action}`, body),
+    mutationFn: (input: ChequeAction) =>
+      input.action === 'bounced'
+        ? api.post<Cheque>(`${PATHS.cheques}/${input.receiptId}/bounce`, { reason: input.reason, ...(input.bankCharges ? { bankCharges: input.bankCharges } : {}) })
+        : api.put<Cheque>(`${PATHS.cheques}/${input.receiptId}`, { status: input.action }),
     onSuccess: () => refreshOffice(queryClient),
   });
 }

@@ -14,10 +14,10 @@ import { CANCELLATION_TEXTS } from './texts';
 /** The cancellation register on paper: the school's name, the dates, the rows and when it was made. */
 export function CancellationPrintPage() {
   const [params] = useSearchParams();
-  const fromDate = params.get('fromDate') ?? undefined;
-  const toDate = params.get('toDate') ?? undefined;
+  const fromDate = params.get('from') ?? undefined;
+  const toDate = params.get('to') ?? undefined;
   const { school } = useSchoolSession();
-  const rows = useQuery(cancellationsQuery({ fromDate, toDate }));
+  const rows = useQuery(cancellationsQuery({ from: fromDate, to: toDate }));
   if (rows.isPending) return <FullPageSpinner />;
   return (
     <main className="mx-auto max-w-5xl p-4 print:max-w-none print:p-0">

@@ -8,19 +8,19 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Spinner } from '@/web/components/ui/spinner';
 import { downloadFile } from '@/web/lib/download';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { cancellationsQuery, search, type RangeFilters } from './api';
+import { cancellationsQuery, PATHS, search, type RangeFilters } from './api';
 import { CancellationTable } from './cancellation-table';
-import { DateRange } from './date-range';
+import { DateRange, thisMonth } from './date-range';
 import { CANCELLATION_TEXTS, REGISTER_TEXTS } from './texts';
 
 export const CANCELLATION_PRINT_PATH = '/school/registers/cancellations/print';
 
 /** The cancellation register (issue 15 item 6): what an auditor asks for first. */
 export function CancellationRegister() {
-  const [filters, setFilters] = useState<RangeFilters>({});
+  const [filters, setFilters] = useState<RangeFilters>(thisMonth);
   const rows = useQuery(cancellationsQuery(filters));
   const exportExcel = () =>
-    void downloadFile(`/api/reports/cancellations.xlsx${search(filters)}`, 'cancellations.xlsx').catch((error: unknown) =>
+    void downloadFile(`${PATHS.cancellations}.xlsx${search({ ...filters })}`, 'cancellations.xlsx').catch((error: unknown) =>
       toast.error({ title: CANCELLATION_TEXTS.title, description: refusalMessage(error, REGISTER_TEXTS.exportFailed) }),
     );
   return (
@@ -31,7 +31,7 @@ export function CancellationRegister() {
           <CardDescription>{CANCELLATION_TEXTS.description}</CardDescription>
         </div>
         <div className="flex gap-2 self-start">
-          <Button variant="outline" size="sm" onClick={() => window.open(`${CANCELLATION_PRINT_PATH}${search(filters)}`, '_blank')}>
+          <Button variant="outline" size="sm" onClick={() => window.open(`${CANCELLATION_PRINT_PATH}${search({ ...filters })}`, '_blank')}>
             <PrinterIcon />
             {CANCELLATION_TEXTS.print}
           </Button>
@@ -43,7 +43,7 @@ export function CancellationRegister() {
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid gap-3 sm:grid-cols-2 lg:max-w-xl">
-          <DateRange id="cancellations" fromDate={filters.fromDate} toDate={filters.toDate} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
+          <DateRange id="cancellations" from={filters.from} to={filters.to} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
         </div>
         {rows.isPending ? (
           <div className="flex justify-center py-6">

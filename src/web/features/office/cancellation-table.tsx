@@ -29,13 +29,16 @@ export function CancellationTable({ rows }: { rows: Cancellation[] }) {
               <TableCell className="whitespace-nowrap font-mono text-xs">{r.receiptNumber}</TableCell>
               <TableCell className="whitespace-nowrap">{formatDate(r.receiptDate)}</TableCell>
               <TableCell>
-                {r.studentName} <span className="text-xs text-muted-foreground">({r.className}-{r.section})</span>
+                {r.studentName} <span className="text-xs text-muted-foreground">({r.className})</span>
               </TableCell>
               <TableCell className="text-right tabular-nums">{rupees(r.amount)}</TableCell>
               <TableCell>{r.collectedBy}</TableCell>
               <TableCell>{r.cancelledBy}</TableCell>
               <TableCell className="whitespace-nowrap text-xs">{formatGeneratedAt(r.cancelledAt)}</TableCell>
-              <TableCell className="min-w-48 text-sm">{r.reason}</TableCell>
+              <TableCell className="min-w-48 text-sm">
+                {r.bounced ? <span className="font-medium text-destructive">{CANCELLATION_TEXTS.bounced}: </span> : null}
+                {r.reason}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

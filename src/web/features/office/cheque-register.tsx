@@ -16,8 +16,8 @@ import { downloadFile } from '@/web/lib/download';
 import { formatDate, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { cn } from '@/web/lib/utils';
-import { chequesQuery, search, useChequeAction, type Cheque, type ChequeAction, type ChequeStatus, type RangeFilters } from './api';
-import { DateRange } from './date-range';
+import { chequesQuery, PATHS, search, useChequeAction, type Cheque, type ChequeAction, type ChequeStatus, type RangeFilters } from './api';
+import { DateRange, thisMonth } from './date-range';
 import { CHEQUE_TEXTS, REGISTER_TEXTS } from './texts';
 
 const STATUSES: ChequeStatus[] = ['in_hand', 'deposited', 'cleared', 'bounced'];
@@ -25,7 +25,7 @@ const STATUS_VARIANT = { in_hand: 'secondary', deposited: 'warning', cleared: 's
 
 /** The cheque register (issue 15 item 5): in hand → deposited → cleared, or bounced with a reason. */
 export function ChequeRegister() {
-  const [filters, setFilters] = useState<RangeFilters>({});
+  const [filters, setFilters] = useState<RangeFilters>(thisMonth);
   const cheques = useQuery(chequesQuery(filters));
   const act = useChequeAction();
   const [bouncing, setBouncing] = useState<Cheque | null>(null);
@@ -40,7 +40,7 @@ export function ChequeRegister() {
     });
 
   const exportExcel = () =>
-    void downloadFile(`/api/cheques.xlsx${search(filters)}`, 'cheques.xlsx').catch((error: unknown) =>
+    void downloadFile(`${PATHS.cheques}.xlsx${search({ ...filters })}`, 'cheques.xlsx').catch((error: unknown) =>
       toast.error({ title: CHEQUE_TEXTS.title, description: refusalMessage(error, REGISTER_TEXTS.exportFailed) }),
     );
 
@@ -68,7 +68,7 @@ export function ChequeRegister() {
               ))}
             </NativeSelect>
           </Field>
-          <DateRange id="cheques" fromDate={filters.fromDate} toDate={filters.toDate} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
+          <DateRange id="cheques" from={filters.from} to={filters.to} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
         </div>
         {cheques.isPending ? (
           <div className="flex justify-center py-6">
@@ -82,8 +82,8 @@ export function ChequeRegister() {
           <ul className="grid gap-2" aria-label={CHEQUE_TEXTS.title}>
             {cheques.data.map((c) => (
               <li
-                key={c.id}
-                aria-label={`${CHEQUE_TEXTS.cheque} ${c.chequeNumber}`}
+                key={c.receiptId}
+                aria-label={`${CHEQUE_TEXTS.cheque} ${c.chequeNumber ?? c.receiptNumber}`}
                 className={cn('grid gap-2 rounded-lg border p-3 md:grid-cols-[minmax(0,1fr)_auto] md:items-center', c.status === 'bounced' && 'bg-destructive/5')}
               >
                 <div className="grid min-w-0 gap-1 text-sm">
@@ -96,10 +96,13 @@ export function ChequeRegister() {
                   </div>
                   <p className="text-muted-foreground">
                     {c.bankName ? `${c.bankName} · ` : ''}
-                    {c.studentName} ({c.className}-{c.section}) · {CHEQUE_TEXTS.receipt} {c.receiptNumber} · {CHEQUE_TEXTS.received} {formatDate(c.receivedAt)}
+                    {c.studentName} ({c.className}) · {CHEQUE_TEXTS.receipt} {c.receiptNumber} · {CHEQUE_TEXTS.received} {formatDate(c.receiptDate)} · {c.collectedBy}
+                    {c.depositedOn ? ` · ${CHEQUE_TEXTS.status.deposited} ${formatDate(c.depositedOn)}` : ''}
+                    {c.clearedOn ? ` · ${CHEQUE_TEXTS.status.cleared} ${formatDate(c.clearedOn)}` : ''}
                   </p>
                   {c.status === 'bounced' ? (
                     <p className="text-xs font-medium text-destructive">
+                      {c.bouncedOn ? `${formatDate(c.bouncedOn)}: ` : ''}
                       {c.bounceReason}
                       {c.bankCharges ? ` · ${CHEQUE_TEXTS.bankCharges.replace(', optional', '')}: ${rupees(c.bankCharges)}` : ''}
                     </p>
@@ -107,12 +110,12 @@ export function ChequeRegister() {
                 </div>
                 <div className="flex flex-wrap gap-2">
                   {c.status === 'in_hand' ? (
-                    <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => run({ id: c.id, action: 'deposit' })}>
+                    <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => run({ receiptId: c.receiptId, action: 'deposited' })}>
                       {CHEQUE_TEXTS.deposit}
                     </Button>
                   ) : null}
                   {c.status === 'deposited' ? (
-                    <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => run({ id: c.id, action: 'clear' })}>
+                    <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => run({ receiptId: c.receiptId, action: 'cleared' })}>
                       {CHEQUE_TEXTS.clear}
                     </Button>
                   ) : null}
@@ -153,14 +156,14 @@ function BounceDialog({ cheque, busy, onClose, onBounce }: { cheque: Cheque | nu
     if (!reading.ok) next.charges = amountProblemMessage('Bank charges', reading.problem);
     setErrors(next);
     if (next.reason || next.charges) return;
-    onBounce({ id: cheque.id, action: 'bounce', reason: reason.trim(), ...(charges.trim() ? { bankCharges: charges.trim() } : {}) });
+    onBounce({ receiptId: cheque.receiptId, action: 'bounced', reason: reason.trim(), ...(charges.trim() ? { bankCharges: charges.trim() } : {}) });
   };
 
   return (
     <Dialog open={cheque !== null} onOpenChange={(open) => !open && close()}>
       <DialogContent className="max-w-md">
         <DialogHeader>
-          <DialogTitle>{cheque ? CHEQUE_TEXTS.bounceTitle(cheque.chequeNumber) : ''}</DialogTitle>
+          <DialogTitle>{cheque ? CHEQUE_TEXTS.bounceTitle(cheque.chequeNumber ?? cheque.receiptNumber) : ''}</DialogTitle>
           <DialogDescription>{CHEQUE_TEXTS.bounceDescription}</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid gap-4">

@@ -15,8 +15,9 @@ import { Field, Label } from '@/web/components/ui/label';
 import { Spinner } from '@/web/components/ui/spinner';
 import { formatGeneratedAt, paiseOf, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { myDayQuery, useCloseDay, type Closing, type MyDay } from './api';
-import { cashDifference, countedTotal, DENOMINATIONS, parseCount, type Counts, type Denomination } from './denominations';
+import { myDayQuery, useCloseDay, type Closing, type DayCollections } from './api';
+import { parseCount } from './count-input';
+import { cashDifference, countedCash, DENOMINATIONS, type DenominationCounts, type Denomination } from './denominations';
 import { Difference } from './difference';
 import { PendingClosings } from './pending-closings';
 import { CLOSE_DAY_TEXTS, MODE_LABELS } from './texts';
@@ -52,22 +53,22 @@ export function CloseDayTab() {
         </CardContent>
       </Card>
       {day.data ? day.data.closing ? <ClosedDay closing={day.data.closing} /> : <CashCount key={date} day={day.data} /> : null}
-      {can('acknowledge-closings') ? <PendingClosings /> : null}
+      {can('cash.acknowledge') ? <PendingClosings /> : null}
     </div>
   );
 }
 
-function ModeTotals({ day }: { day: MyDay }) {
-  const used = day.byMode.filter((m) => m.receipts > 0);
+function ModeTotals({ day }: { day: DayCollections }) {
+  const used = day.byMode.filter((m) => m.count > 0);
   if (used.length === 0) return <p className="text-sm text-muted-foreground">{CLOSE_DAY_TEXTS.nothing}</p>;
   return (
     <dl className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label={CLOSE_DAY_TEXTS.byMode}>
       {used.map((m) => (
         <div key={m.mode} className="flex items-baseline justify-between gap-2 rounded-lg border p-3">
           <dt className="text-sm">
-            <span className="font-medium">{MODE_LABELS[m.mode]}</span> <span className="text-xs text-muted-foreground">{CLOSE_DAY_TEXTS.receipts(m.receipts)}</span>
+            <span className="font-medium">{MODE_LABELS[m.mode]}</span> <span className="text-xs text-muted-foreground">{CLOSE_DAY_TEXTS.receipts(m.count)}</span>
           </dt>
-          <dd className="font-semibold tabular-nums">{rupees(m.amount)}</dd>
+          <dd className="font-semibold tabular-nums">{rupees(m.total)}</dd>
         </div>
       ))}
       <div className="flex items-baseline justify-between gap-2 rounded-lg bg-primary/10 p-3 sm:col-span-2 lg:col-span-3">
@@ -80,15 +81,16 @@ function ModeTotals({ day }: { day: MyDay }) {
   );
 }
 
-function CashCount({ day }: { day: MyDay }) {
+function CashCount({ day }: { day: DayCollections }) {
   const [texts, setTexts] = useState<Partial<Record<Denomination, string>>>({});
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
   const close = useCloseDay();
 
-  const counts: Counts = Object.fromEntries(DENOMINATIONS.map((d) => [d, parseCount(texts[d] ?? '')]));
-  const counted = countedTotal(counts);
+  // only the denominations counted go on the wire: { "500": 2, "100": 4 }
+  const counts: DenominationCounts = Object.fromEntries(DENOMINATIONS.map((d) => [`${d}`, parseCount(texts[d] ?? '')]).filter(([, n]) => n !== 0));
+  const counted = countedCash(counts);
   const expected = paiseOf(day.expectedCash) ?? (0 as Paise);
   const difference = cashDifference(counted, expected);
 
@@ -103,7 +105,7 @@ function CashCount({ day }: { day: MyDay }) {
 
   const submit = () =>
     close.mutate(
-      { date: day.date, denominations: counts, note: note.trim() },
+      { date: day.date, counts, note: note.trim() },
       {
         onSuccess: () => toast.success({ title: CLOSE_DAY_TEXTS.closed }),
         onError: (error) => toast.error({ title: CLOSE_DAY_TEXTS.closeFailed, description: refusalMessage(error, 'Please try again.') }),
@@ -119,7 +121,7 @@ function CashCount({ day }: { day: MyDay }) {
       <CardContent className="grid gap-5">
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           {DENOMINATIONS.map((d) => {
-            const n = counts[d] ?? 0;
+            const n = counts[`${d}`] ?? 0;
             return (
               <div key={d} className="grid gap-1 rounded-lg border p-2.5">
                 <Label htmlFor={`count-${d}`} className="text-sm font-semibold">

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { FileSpreadsheetIcon } from 'lucide-react';
 import { useState } from 'react';
-import { addPaise, formatINR, ZERO, type Paise } from '@/domain/money';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { toast } from '@/web/components/toaster';
 import { Badge } from '@/web/components/ui/badge';
@@ -10,43 +9,20 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Spinner } from '@/web/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { downloadFile } from '@/web/lib/download';
-import { formatDate, paiseOf, rupees } from '@/web/lib/format';
+import { formatDate, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { cn } from '@/web/lib/utils';
-import { closingsQuery, search, type Closing, type RangeFilters } from './api';
-import { DateRange } from './date-range';
+import { closingsQuery, PATHS, search, type RangeFilters } from './api';
+import { DateRange, thisMonth } from './date-range';
 import { Difference, differs } from './difference';
 import { CLOSINGS_TEXTS, REGISTER_TEXTS } from './texts';
 
-interface CollectorTotal {
-  userId: string;
-  userName: string;
-  days: number;
-  expected: Paise;
-  counted: Paise;
-  difference: Paise;
-}
-
-/** One line per collector over the dates: the "per user" view of the closings report. */
-export function totalsByCollector(closings: Closing[]): CollectorTotal[] {
-  const byUser = new Map<string, CollectorTotal>();
-  for (const c of closings) {
-    const t = byUser.get(c.userId) ?? { userId: c.userId, userName: c.userName, days: 0, expected: ZERO, counted: ZERO, difference: ZERO };
-    t.days += 1;
-    t.expected = addPaise(t.expected, paiseOf(c.expectedCash) ?? ZERO);
-    t.counted = addPaise(t.counted, paiseOf(c.countedCash) ?? ZERO);
-    t.difference = addPaise(t.difference, paiseOf(c.difference) ?? ZERO);
-    byUser.set(c.userId, t);
-  }
-  return [...byUser.values()].sort((a, b) => a.userName.localeCompare(b.userName));
-}
-
 /** Closings per day and per collector (issue 15 item 4), differences highlighted. */
 export function ClosingsReport() {
-  const [filters, setFilters] = useState<RangeFilters>({});
-  const closings = useQuery(closingsQuery(filters));
+  const [filters, setFilters] = useState<RangeFilters>(thisMonth);
+  const report = useQuery(closingsQuery(filters));
   const exportExcel = () =>
-    void downloadFile(`/api/closings.xlsx${search(filters)}`, 'closings.xlsx').catch((error: unknown) =>
+    void downloadFile(`${PATHS.closings}.xlsx${search({ ...filters })}`, 'closings.xlsx').catch((error: unknown) =>
       toast.error({ title: CLOSINGS_TEXTS.reportTitle, description: refusalMessage(error, REGISTER_TEXTS.exportFailed) }),
     );
   return (
@@ -63,42 +39,25 @@ export function ClosingsReport() {
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid gap-3 sm:grid-cols-2 lg:max-w-xl">
-          <DateRange id="closings" fromDate={filters.fromDate} toDate={filters.toDate} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
+          <DateRange id="closings" from={filters.from} to={filters.to} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
         </div>
-        {closings.isPending ? (
+        {report.isPending ? (
           <div className="flex justify-center py-6">
             <Spinner />
           </div>
-        ) : closings.isError ? (
-          <LoadFailedAlert message={refusalMessage(closings.error, CLOSINGS_TEXTS.loadFailed)} onRetry={() => closings.refetch()} />
+        ) : report.isError ? (
+          <LoadFailedAlert message={refusalMessage(report.error, CLOSINGS_TEXTS.loadFailed)} onRetry={() => report.refetch()} />
+        ) : report.data.closings.length === 0 ? (
+          <p className="py-4 text-center text-sm text-muted-foreground">{CLOSINGS_TEXTS.none}</p>
         ) : (
           <>
-            <h3 className="text-sm font-semibold">{CLOSINGS_TEXTS.byUser}</h3>
-            <div className="overflow-x-auto">
-              <Table aria-label={CLOSINGS_TEXTS.byUser}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{CLOSINGS_TEXTS.collector}</TableHead>
-                    <TableHead className="text-right">Days</TableHead>
-                    <TableHead className="text-right">{CLOSINGS_TEXTS.expected}</TableHead>
-                    <TableHead className="text-right">{CLOSINGS_TEXTS.counted}</TableHead>
-                    <TableHead className="text-right">{CLOSINGS_TEXTS.difference}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {totalsByCollector(closings.data).map((t) => (
-                    <TableRow key={t.userId} className={cn(t.difference !== 0 && 'bg-destructive/5')}>
-                      <TableCell className="font-medium">{t.userName}</TableCell>
-                      <TableCell className="text-right tabular-nums">{t.days}</TableCell>
-                      <TableCell className="text-right tabular-nums">{formatINR(t.expected)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{formatINR(t.counted)}</TableCell>
-                      <TableCell className="text-right whitespace-nowrap">
-                        <Difference amount={t.difference} />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <SumsTable
+                label={CLOSINGS_TEXTS.byUser}
+                first={CLOSINGS_TEXTS.collector}
+                rows={report.data.byUser.map((u) => ({ key: u.userId, name: u.userName, ...u }))}
+              />
+              <SumsTable label={CLOSINGS_TEXTS.byDayTotals} first={CLOSINGS_TEXTS.date} rows={report.data.byDay.map((d) => ({ key: d.date, name: formatDate(d.date), ...d }))} />
             </div>
             <h3 className="text-sm font-semibold">{CLOSINGS_TEXTS.byDay}</h3>
             <div className="overflow-x-auto">
@@ -115,36 +74,28 @@ export function ClosingsReport() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {closings.data.length === 0 ? (
-                    <TableRow>
-                      <TableCell colSpan={7} className="text-center text-muted-foreground">
-                        {CLOSINGS_TEXTS.nonePending}
+                  {report.data.closings.map((c) => (
+                    <TableRow key={c.id} className={cn(differs(c.difference) && 'bg-destructive/5')}>
+                      <TableCell className="whitespace-nowrap">{formatDate(c.date)}</TableCell>
+                      <TableCell>{c.userName}</TableCell>
+                      <TableCell className="text-right tabular-nums">{rupees(c.expectedCash)}</TableCell>
+                      <TableCell className="text-right tabular-nums">{rupees(c.countedCash)}</TableCell>
+                      <TableCell className="whitespace-nowrap text-right">
+                        <Difference amount={c.difference} />
+                      </TableCell>
+                      <TableCell className="min-w-40 text-xs text-muted-foreground">{c.note}</TableCell>
+                      <TableCell>
+                        {c.acknowledgedAt ? (
+                          <Badge variant="success">
+                            {CLOSINGS_TEXTS.acknowledged}
+                            {c.acknowledgedByName ? ` · ${c.acknowledgedByName}` : ''}
+                          </Badge>
+                        ) : (
+                          <Badge variant="warning">{CLOSINGS_TEXTS.pending}</Badge>
+                        )}
                       </TableCell>
                     </TableRow>
-                  ) : (
-                    closings.data.map((c) => (
-                      <TableRow key={c.id} className={cn(differs(c.difference) && 'bg-destructive/5')}>
-                        <TableCell className="whitespace-nowrap">{formatDate(c.date)}</TableCell>
-                        <TableCell>{c.userName}</TableCell>
-                        <TableCell className="text-right tabular-nums">{rupees(c.expectedCash)}</TableCell>
-                        <TableCell className="text-right tabular-nums">{rupees(c.countedCash)}</TableCell>
-                        <TableCell className="text-right whitespace-nowrap">
-                          <Difference amount={c.difference} />
-                        </TableCell>
-                        <TableCell className="min-w-40 text-xs text-muted-foreground">{c.note ?? ''}</TableCell>
-                        <TableCell>
-                          {c.acknowledgedAt ? (
-                            <Badge variant="success">
-                              {CLOSINGS_TEXTS.acknowledged}
-                              {c.acknowledgedByName ? ` · ${c.acknowledgedByName}` : ''}
-                            </Badge>
-                          ) : (
-                            <Badge variant="warning">{CLOSINGS_TEXTS.pending}</Badge>
-                          )}
-                        </TableCell>
-                      </TableRow>
-                    ))
-                  )}
+                  ))}
                 </TableBody>
               </Table>
             </div>
@@ -152,5 +103,39 @@ export function ClosingsReport() {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function SumsTable({ label, first, rows }: { label: string; first: string; rows: Array<{ key: string; name: string; closings: number; expected: string; counted: string; difference: string }> }) {
+  return (
+    <div className="grid content-start gap-2">
+      <h3 className="text-sm font-semibold">{label}</h3>
+      <div className="overflow-x-auto">
+        <Table aria-label={label}>
+          <TableHeader>
+            <TableRow>
+              <TableHead>{first}</TableHead>
+              <TableHead className="text-right">{CLOSINGS_TEXTS.closings}</TableHead>
+              <TableHead className="text-right">{CLOSINGS_TEXTS.expected}</TableHead>
+              <TableHead className="text-right">{CLOSINGS_TEXTS.counted}</TableHead>
+              <TableHead className="text-right">{CLOSINGS_TEXTS.difference}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.key} className={cn(differs(r.difference) && 'bg-destructive/5')}>
+                <TableCell className="whitespace-nowrap font-medium">{r.name}</TableCell>
+                <TableCell className="text-right tabular-nums">{r.closings}</TableCell>
+                <TableCell className="text-right tabular-nums">{rupees(r.expected)}</TableCell>
+                <TableCell className="text-right tabular-nums">{rupees(r.counted)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right">
+                  <Difference amount={r.difference} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </div>
   );
 }

@@ -9,14 +9,16 @@ import { formatDate, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { cn } from '@/web/lib/utils';
 import { closingsQuery, useAcknowledge } from './api';
+import { lastTwoMonths } from './date-range';
 import { Difference, differs } from './difference';
 import { CLOSINGS_TEXTS } from './texts';
 
 /** Accountants and Administrators: every closed day not yet acknowledged, differences first in the eye. */
 export function PendingClosings() {
-  const closings = useQuery(closingsQuery({ status: 'pending' }));
+  // what waits is recent: the last month's closings, from the first of last month to today
+  const closings = useQuery(closingsQuery(lastTwoMonths()));
   const acknowledge = useAcknowledge();
-  const pending = closings.data?.filter((c) => !c.acknowledgedAt) ?? [];
+  const pending = closings.data?.closings.filter((c) => !c.acknowledgedAt) ?? [];
   return (
     <Card>
       <CardHeader>

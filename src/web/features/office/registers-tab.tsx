@@ -12,7 +12,7 @@ export function RegistersTab() {
     <Tabs defaultValue="closings" className="grid gap-4">
       <TabsList className="justify-self-start">
         <TabsTrigger value="closings">{REGISTER_TEXTS.closings}</TabsTrigger>
-        {can('cheques') ? <TabsTrigger value="cheques">{REGISTER_TEXTS.cheques}</TabsTrigger> : null}
+        {can('cheques.manage') ? <TabsTrigger value="cheques">{REGISTER_TEXTS.cheques}</TabsTrigger> : null}
         <TabsTrigger value="cancellations">{REGISTER_TEXTS.cancellations}</TabsTrigger>
       </TabsList>
       <TabsContent value="closings">

@@ -1,4 +1,4 @@
-import type { ChequeStatus, ModeTotal } from './api';
+import type { ChequeStatus, ClosingMode } from './api';
 
 /** Texts of Close the Day and the office registers (issue 15 items 4–6). */
 export const CLOSE_DAY_TEXTS = {
@@ -35,14 +35,13 @@ export const CLOSE_DAY_TEXTS = {
   count: (d: number) => `Number of ₹${d}`,
 } as const;
 
-export const MODE_LABELS: Record<ModeTotal['mode'], string> = {
+export const MODE_LABELS: Record<ClosingMode, string> = {
   cash: 'Cash',
   cheque: 'Cheque',
   upi: 'UPI',
   card: 'Card',
   bank_transfer: 'Bank transfer',
   online: 'Online',
-  credit: 'From credit',
 };
 
 export const CLOSINGS_TEXTS = {
@@ -64,10 +63,11 @@ export const CLOSINGS_TEXTS = {
   acknowledgedToast: (name: string, date: string) => `${name}'s closing of ${date} is acknowledged`,
   failed: 'The closing could not be acknowledged.',
   loadFailed: 'The closings could not be loaded.',
-  everyone: 'Every collector',
-  byDay: 'Per day',
+  none: 'No day was closed in these dates.',
+  closings: 'Closings',
+  byDay: 'Every closing',
+  byDayTotals: 'Per day',
   byUser: 'Per collector',
-  totalRow: 'Total',
 } as const;
 
 export const CHEQUE_TEXTS = {
@@ -89,7 +89,7 @@ export const CHEQUE_TEXTS = {
   reasonRequired: 'Please enter why the cheque bounced',
   bankCharges: 'Bank charges (₹), optional',
   markBounced: 'Mark bounced',
-  done: { deposit: 'Marked deposited', clear: 'Marked cleared', bounce: 'Marked bounced; the fees are due again' },
+  done: { deposited: 'Marked deposited', cleared: 'Marked cleared', bounced: 'Marked bounced; the fees are due again' },
   failed: 'The cheque could not be updated.',
   empty: 'No cheque for these filters.',
   loadFailed: 'The cheque register could not be loaded.',
@@ -112,6 +112,7 @@ export const CANCELLATION_TEXTS = {
   empty: 'No receipt was cancelled in these dates.',
   loadFailed: 'The cancellation register could not be loaded.',
   total: 'Total cancelled',
+  bounced: 'Cheque bounced',
 } as const;
 
 export const REGISTER_TEXTS = {

@@ -17,7 +17,7 @@ import { SchoolInfoCard } from './school-info-card';
 export function SettingsPage() {
   const { user, school } = useSchoolSession();
   // every role keeps its own sign-in details; the school's settings are the Administrator's (ruling 32)
-  const admin = useCan()('settings');
+  const admin = useCan()('settings.manage');
   return (
     <div className="min-h-dvh bg-background">
       <header className="sticky top-0 z-10 border-b bg-card/90 backdrop-blur">

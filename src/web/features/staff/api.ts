@@ -1,6 +1,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffRole } from '@/web/app/permissions';
+import type { InvitableRole, StaffRole } from '@/web/app/permissions';
 import { api } from '@/web/lib/request';
+
+/** A class (and optionally one section) a teacher teaches; no subjects: every subject of it. */
+export interface TeacherAssignment {
+  className: string;
+  section: string | null;
+  subjects: string[];
+}
 
 /** A person who signs in to the school, as GET /api/staff sends it (issue 15 item 1). */
 export interface StaffMember {
@@ -8,39 +15,32 @@ export interface StaffMember {
   email: string;
   name: string;
   role: StaffRole;
+  /** invited: the link is not accepted yet; inactive: deactivated, cannot sign in */
+  status: 'invited' | 'active' | 'inactive';
   /** the registering administrator: never changed or removed */
   isOwner: boolean;
-  active: boolean;
-  /** invited and not yet set a password */
-  pending?: boolean;
+  invitedAt: string | null;
   lastLoginAt: string | null;
-  /** a teacher's classes ("5-A") and subjects; empty subjects = every subject */
-  assignments?: { classes: string[]; subjects: string[] } | null;
+  assignments: TeacherAssignment[];
 }
 
-export type StaffStatus = 'active' | 'invited' | 'deactivated';
-
-export function staffStatus(member: StaffMember): StaffStatus {
-  if (!member.active) return 'deactivated';
-  return member.pending ? 'invited' : 'active';
+export interface StaffList {
+  members: StaffMember[];
+  /** users counted against the plan: everyone active or invited */
+  used: number;
+  /** null: unlimited */
+  limit: number | null;
+  planName: string;
 }
 
 export const STAFF_KEY = ['/api/staff'] as const;
 
-export const staffQuery = () =>
-  queryOptions({
-    queryKey: STAFF_KEY,
-    // the list may come bare or wrapped with the plan's limit
-    queryFn: async () => {
-      const answer = await api.get<StaffMember[] | { staff: StaffMember[]; limit?: number | null }>('/api/staff');
-      return Array.isArray(answer) ? { staff: answer, limit: null } : { staff: answer.staff, limit: answer.limit ?? null };
-    },
-  });
+export const staffQuery = () => queryOptions({ queryKey: STAFF_KEY, queryFn: () => api.get<StaffList>('/api/staff') });
 
 export function useInviteStaff() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; name: string; role: StaffRole }) => api.post<StaffMember>('/api/staff', input),
+    mutationFn: (input: { email: string; name: string; role: InvitableRole }) => api.post<StaffMember>('/api/staff', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }
@@ -48,8 +48,15 @@ export function useInviteStaff() {
 export function useUpdateStaff() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: { id: string; role?: StaffRole; active?: boolean; assignments?: { classes: string[]; subjects: string[] } }) =>
-      api.put<StaffMember>(`/api/staff/${id}`, input),
+    mutationFn: ({ id, ...input }: { id: string; role?: InvitableRole; active?: boolean }) => api.put<StaffMember>(`/api/staff/${id}`, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
+  });
+}
+
+export function useSaveAssignments() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, assignments }: { id: string; assignments: TeacherAssignment[] }) => api.put<StaffMember>(`/api/staff/${id}/assignments`, { assignments }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }
@@ -58,22 +65,37 @@ export const acceptInvite = (token: string, password: string) =>
   api.post<{ message: string; email?: string }>('/api/staff/accept-invite', { token, password }, { token: null });
 
 /** One row of the school's audit log (ruling 3): who, when, what, from where. */
-export interface AuditEntry {
+export interface AuditRow {
   id: string;
   at: string;
   userId: string | null;
   userName: string | null;
   action: string;
-  summary: string | null;
+  entity: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
   ip: string | null;
+}
+
+export interface AuditPage {
+  rows: AuditRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** the actions present in the school's log, for the filter */
+  actions: string[];
 }
 
 export interface AuditFilters {
   userId?: string;
   action?: string;
-  fromDate?: string;
-  toDate?: string;
+  from?: string;
+  to?: string;
+  page?: string;
 }
+
+export const AUDIT_PATH = '/api/audit-log';
 
 export function auditSearch(filters: AuditFilters): string {
   const params = new URLSearchParams();
@@ -83,10 +105,4 @@ export function auditSearch(filters: AuditFilters): string {
 }
 
 export const auditQuery = (filters: AuditFilters) =>
-  queryOptions({
-    queryKey: [`/api/audit${auditSearch(filters)}`],
-    queryFn: async () => {
-      const answer = await api.get<AuditEntry[] | { entries: AuditEntry[]; actions?: string[] }>(`/api/audit${auditSearch(filters)}`);
-      return Array.isArray(answer) ? { entries: answer, actions: [] as string[] } : { entries: answer.entries, actions: answer.actions ?? [] };
-    },
-  });
+  queryOptions({ queryKey: [`${AUDIT_PATH}${auditSearch(filters)}`], queryFn: () => api.get<AuditPage>(`${AUDIT_PATH}${auditSearch(filters)}`) });

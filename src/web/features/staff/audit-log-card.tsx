@@ -8,7 +8,7 @@ import { AUDIT_TEXTS } from './texts';
 /** The way from Settings to the audit log, for Administrators. */
 export function AuditLogCard() {
   const can = useCan();
-  if (!can('audit-log')) return null;
+  if (!can('audit.view')) return null;
   return (
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-center sm:justify-between">

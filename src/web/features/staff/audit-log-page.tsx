@@ -13,7 +13,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { downloadFile } from '@/web/lib/download';
 import { formatGeneratedAt } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
-import { auditQuery, auditSearch, staffQuery, type AuditFilters } from './api';
+import { AUDIT_PATH, auditQuery, auditSearch, staffQuery, type AuditFilters, type AuditRow } from './api';
 import { AUDIT_TEXTS } from './texts';
 
 /** Settings → Audit log (issue 15 item 3, ruling 3): Administrators filter by user, action and dates, and export. */
@@ -21,14 +21,17 @@ export function AuditLogPage() {
   const [filters, setFilters] = useState<AuditFilters>({});
   const staff = useQuery(staffQuery());
   const log = useQuery({ ...auditQuery(filters), placeholderData: keepPreviousData });
-  const set = (key: keyof AuditFilters) => (value: string) => setFilters((f) => ({ ...f, [key]: value || undefined }));
+  // a new filter starts again at its first page
+  const set = (key: keyof AuditFilters) => (value: string) => setFilters((f) => ({ ...f, [key]: value || undefined, page: undefined }));
+  const page = log.data?.page ?? 1;
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.pageSize)) : 1;
 
   const exportExcel = () =>
-    void downloadFile(`/api/audit.xlsx${auditSearch(filters)}`, 'audit-log.xlsx').catch((error: unknown) =>
+    void downloadFile(`${AUDIT_PATH}.xlsx${auditSearch({ ...filters, page: undefined })}`, 'audit-log.xlsx').catch((error: unknown) =>
       toast.error({ title: AUDIT_TEXTS.exportExcel, description: refusalMessage(error, AUDIT_TEXTS.exportFailed) }),
     );
 
-  const actions = log.data?.actions.length ? log.data.actions : [...new Set(log.data?.entries.map((e) => e.action) ?? [])].sort();
+  const actions = log.data?.actions ?? [];
 
   return (
     <div className="min-h-dvh bg-background">
@@ -62,7 +65,7 @@ export function AuditLogPage() {
               <Field label={AUDIT_TEXTS.user} htmlFor="audit-user">
                 <NativeSelect id="audit-user" value={filters.userId ?? ''} onChange={(e) => set('userId')(e.target.value)}>
                   <option value="">{AUDIT_TEXTS.anyone}</option>
-                  {staff.data?.staff.map((m) => (
+                  {staff.data?.members.map((m) => (
                     <option key={m.id} value={m.id}>
                       {m.name}
                     </option>
@@ -80,10 +83,10 @@ export function AuditLogPage() {
                 </NativeSelect>
               </Field>
               <Field label={AUDIT_TEXTS.from} htmlFor="audit-from">
-                <Input id="audit-from" type="date" value={filters.fromDate ?? ''} onChange={(e) => set('fromDate')(e.target.value)} />
+                <Input id="audit-from" type="date" value={filters.from ?? ''} onChange={(e) => set('from')(e.target.value)} />
               </Field>
               <Field label={AUDIT_TEXTS.to} htmlFor="audit-to">
-                <Input id="audit-to" type="date" value={filters.toDate ?? ''} onChange={(e) => set('toDate')(e.target.value)} />
+                <Input id="audit-to" type="date" value={filters.to ?? ''} onChange={(e) => set('to')(e.target.value)} />
               </Field>
             </div>
             {log.isPending ? (
@@ -92,7 +95,7 @@ export function AuditLogPage() {
               </div>
             ) : log.isError ? (
               <LoadFailedAlert message={refusalMessage(log.error, AUDIT_TEXTS.loadFailed)} onRetry={() => log.refetch()} />
-            ) : log.data.entries.length === 0 ? (
+            ) : log.data.rows.length === 0 ? (
               <p className="py-6 text-center text-sm text-muted-foreground">{AUDIT_TEXTS.empty}</p>
             ) : (
               <div className="overflow-x-auto">
@@ -106,21 +109,42 @@ export function AuditLogPage() {
                     </TableRow>
                   </TableHeader>
                   <TableBody>
-                    {log.data.entries.map((e) => (
+                    {log.data.rows.map((e) => (
                       <TableRow key={e.id}>
                         <TableCell className="whitespace-nowrap text-xs">{formatGeneratedAt(e.at)}</TableCell>
                         <TableCell>{e.userName ?? '—'}</TableCell>
                         <TableCell className="font-mono text-xs">{e.action}</TableCell>
-                        <TableCell className="min-w-48 text-sm text-muted-foreground">{e.summary ?? ''}</TableCell>
+                        <TableCell className="min-w-48 max-w-md text-xs text-muted-foreground">{auditDetails(e)}</TableCell>
                       </TableRow>
                     ))}
                   </TableBody>
                 </Table>
               </div>
             )}
+            {pages > 1 ? (
+              <div className="flex items-center justify-end gap-2 text-sm">
+                <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setFilters((f) => ({ ...f, page: String(page - 1) }))}>
+                  {AUDIT_TEXTS.previous}
+                </Button>
+                <span className="tabular-nums">{AUDIT_TEXTS.pageOf(page, pages)}</span>
+                <Button variant="outline" size="sm" disabled={page >= pages} onClick={() => setFilters((f) => ({ ...f, page: String(page + 1) }))}>
+                  {AUDIT_TEXTS.next}
+                </Button>
+              </div>
+            ) : null}
           </CardContent>
         </Card>
       </main>
     </div>
   );
+}
+
+/** The changed fields of a row, short: what an auditor scans for ("amount: 1500.00 → 1600.00"). */
+export function auditDetails(row: Pick<AuditRow, 'entity' | 'entityId' | 'before' | 'after' | 'ip'>): string {
+  const before = (row.before && typeof row.before === 'object' ? row.before : {}) as Record<string, unknown>;
+  const after = (row.after && typeof row.after === 'object' ? row.after : {}) as Record<string, unknown>;
+  const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => show(before[k]) !== show(after[k]));
+  const changes = keys.slice(0, 6).map((k) => (k in before && k in after ? `${k}: ${show(before[k])} → ${show(after[k])}` : `${k}: ${show(after[k] ?? before[k])}`));
+  return [row.entity, ...changes, row.ip ? `from ${row.ip}` : ''].filter(Boolean).join(' · ');
 }

@@ -2,7 +2,7 @@ import { SparklesIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import type { StaffRole } from '@/web/app/permissions';
+import { INVITABLE_ROLES, type InvitableRole } from '@/web/app/permissions';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
@@ -15,8 +15,6 @@ import { ApiError } from '@/web/lib/request';
 import { useInviteStaff } from './api';
 import { STAFF_TEXTS } from './texts';
 
-const INVITABLE: readonly StaffRole[] = ['administrator', 'accountant', 'clerk', 'teacher'];
-
 const inviteSchema = z.object({
   email: z.string().trim().toLowerCase().email('Please enter a valid email address'),
   name: z.string().trim().min(1, 'Please enter a name').max(100, 'The name is too long'),
@@ -27,7 +25,7 @@ const inviteSchema = z.object({
 export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
-  const [role, setRole] = useState<StaffRole>('clerk');
+  const [role, setRole] = useState<InvitableRole>('clerk');
   const [errors, setErrors] = useState<Partial<Record<'email' | 'name', string>>>({});
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const invite = useInviteStaff();
@@ -106,8 +104,8 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             />
           </Field>
           <Field label={STAFF_TEXTS.role} htmlFor="invite-role" hint={STAFF_TEXTS.roleHelp[role]}>
-            <NativeSelect id="invite-role" value={role} onChange={(e) => setRole(e.target.value as StaffRole)}>
-              {INVITABLE.map((r) => (
+            <NativeSelect id="invite-role" value={role} onChange={(e) => setRole(e.target.value as InvitableRole)}>
+              {INVITABLE_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {STAFF_TEXTS.roleLabel[r]}
                 </option>

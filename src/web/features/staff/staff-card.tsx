@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { LockIcon, UserPlusIcon, UsersRoundIcon } from 'lucide-react';
 import { useState } from 'react';
-import { ROLES, useCan, type StaffRole } from '@/web/app/permissions';
+import { INVITABLE_ROLES, useCan, type InvitableRole } from '@/web/app/permissions';
 import { useSchoolSession } from '@/web/app/session';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { toast } from '@/web/components/toaster';
@@ -14,17 +14,17 @@ import { Spinner } from '@/web/components/ui/spinner';
 import { formatGeneratedAt } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { cn } from '@/web/lib/utils';
-import { staffQuery, staffStatus, useUpdateStaff, type StaffMember } from './api';
+import { staffQuery, useUpdateStaff, type StaffMember } from './api';
 import { AssignmentsDialog } from './assignments-dialog';
 import { InviteDialog } from './invite-dialog';
 import { STAFF_TEXTS } from './texts';
 
-const STATUS_VARIANT = { active: 'success', invited: 'secondary', deactivated: 'destructive' } as const;
+const STATUS_VARIANT = { active: 'success', invited: 'secondary', inactive: 'destructive' } as const;
 
 /** Settings → Staff (issue 15 item 1): Administrators only; others never see the card. */
 export function StaffCard() {
   const can = useCan();
-  if (!can('staff')) return null;
+  if (!can('staff.manage')) return null;
   return <StaffList />;
 }
 
@@ -35,8 +35,9 @@ function StaffList() {
   const [assigning, setAssigning] = useState<StaffMember | null>(null);
   const update = useUpdateStaff();
   const { user } = useSchoolSession();
+  const togglingOff = toggling !== null && toggling.status !== 'inactive';
 
-  const changeRole = (member: StaffMember, role: StaffRole) =>
+  const changeRole = (member: StaffMember, role: InvitableRole) =>
     update.mutate(
       { id: member.id, role },
       {
@@ -48,11 +49,12 @@ function StaffList() {
   const toggle = () => {
     const member = toggling;
     if (!member) return;
+    const active = member.status === 'inactive';
     update.mutate(
-      { id: member.id, active: !member.active },
+      { id: member.id, active },
       {
         onSuccess: () =>
-          toast.success({ title: STAFF_TEXTS.title, description: member.active ? STAFF_TEXTS.deactivated(member.name) : STAFF_TEXTS.reactivated(member.name) }),
+          toast.success({ title: STAFF_TEXTS.title, description: active ? STAFF_TEXTS.reactivated(member.name) : STAFF_TEXTS.deactivated(member.name) }),
         onError: (error) => toast.error({ title: STAFF_TEXTS.title, description: refusalMessage(error, STAFF_TEXTS.updateFailed) }),
       },
     );
@@ -68,6 +70,11 @@ function StaffList() {
             {STAFF_TEXTS.title}
           </CardTitle>
           <CardDescription>{STAFF_TEXTS.description}</CardDescription>
+          {staff.data ? (
+            <p className="text-xs text-muted-foreground" data-testid="staff-seats">
+              {STAFF_TEXTS.seats(staff.data.used, staff.data.limit, staff.data.planName)}
+            </p>
+          ) : null}
         </div>
         <Button size="sm" className="self-start" onClick={() => setInviting(true)}>
           <UserPlusIcon />
@@ -84,14 +91,15 @@ function StaffList() {
         ) : (
           <>
             <ul className="grid gap-2" aria-label={STAFF_TEXTS.title}>
-              {staff.data.staff.map((member) => {
-                const status = staffStatus(member);
+              {staff.data.members.map((member) => {
+                const status = member.status;
+                const inactive = status === 'inactive';
                 const locked = member.isOwner || member.id === user.id;
                 return (
                   <li
                     key={member.id}
                     aria-label={member.name}
-                    className={cn('grid gap-3 rounded-lg border p-3 md:grid-cols-[minmax(0,1fr)_auto] md:items-center', !member.active && 'bg-muted/50')}
+                    className={cn('grid gap-3 rounded-lg border p-3 md:grid-cols-[minmax(0,1fr)_auto] md:items-center', inactive && 'bg-muted/50')}
                   >
                     <div className="grid min-w-0 gap-1">
                       <div className="flex flex-wrap items-center gap-2">
@@ -107,7 +115,9 @@ function StaffList() {
                       <span className="break-all text-sm text-muted-foreground">{member.email}</span>
                       <span className="text-xs text-muted-foreground">
                         {STAFF_TEXTS.lastSignIn}: {member.lastLoginAt ? formatGeneratedAt(member.lastLoginAt) : STAFF_TEXTS.never}
-                        {member.role === 'teacher' && member.assignments?.classes.length ? ` · ${member.assignments.classes.join(', ')}` : ''}
+                        {member.role === 'teacher' && member.assignments.length
+                          ? ` · ${member.assignments.map((a) => `${a.className}${a.section ? `-${a.section}` : ''}`).join(', ')}`
+                          : ''}
                       </span>
                     </div>
                     {locked ? (
@@ -121,10 +131,10 @@ function StaffList() {
                           aria-label={`${STAFF_TEXTS.role} of ${member.name}`}
                           className="h-9 w-40"
                           value={member.role}
-                          disabled={update.isPending || !member.active}
-                          onChange={(e) => changeRole(member, e.target.value as StaffRole)}
+                          disabled={update.isPending || inactive}
+                          onChange={(e) => changeRole(member, e.target.value as InvitableRole)}
                         >
-                          {ROLES.map((r) => (
+                          {INVITABLE_ROLES.map((r) => (
                             <option key={r} value={r}>
                               {STAFF_TEXTS.roleLabel[r]}
                             </option>
@@ -138,11 +148,11 @@ function StaffList() {
                         <Button
                           variant="outline"
                           size="sm"
-                          className={member.active ? 'text-destructive' : undefined}
-                          aria-label={`${member.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate} ${member.name}`}
+                          className={inactive ? undefined : 'text-destructive'}
+                          aria-label={`${inactive ? STAFF_TEXTS.reactivate : STAFF_TEXTS.deactivate} ${member.name}`}
                           onClick={() => setToggling(member)}
                         >
-                          {member.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate}
+                          {inactive ? STAFF_TEXTS.reactivate : STAFF_TEXTS.deactivate}
                         </Button>
                       </div>
                     )}
@@ -150,7 +160,7 @@ function StaffList() {
                 );
               })}
             </ul>
-            {staff.data.staff.length <= 1 ? <p className="text-sm text-muted-foreground">{STAFF_TEXTS.empty}</p> : null}
+            {staff.data.members.length <= 1 ? <p className="text-sm text-muted-foreground">{STAFF_TEXTS.empty}</p> : null}
           </>
         )}
       </CardContent>
@@ -159,10 +169,10 @@ function StaffList() {
       <ConfirmDialog
         open={toggling !== null}
         onOpenChange={(open) => !open && setToggling(null)}
-        title={toggling ? (toggling.active ? STAFF_TEXTS.deactivateTitle(toggling.name) : STAFF_TEXTS.reactivateTitle(toggling.name)) : ''}
-        description={toggling?.active ? STAFF_TEXTS.deactivateBody : STAFF_TEXTS.reactivateBody}
-        confirmLabel={toggling?.active ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate}
-        destructive={toggling?.active ?? false}
+        title={toggling ? (togglingOff ? STAFF_TEXTS.deactivateTitle(toggling.name) : STAFF_TEXTS.reactivateTitle(toggling.name)) : ''}
+        description={togglingOff ? STAFF_TEXTS.deactivateBody : STAFF_TEXTS.reactivateBody}
+        confirmLabel={togglingOff ? STAFF_TEXTS.deactivate : STAFF_TEXTS.reactivate}
+        destructive={togglingOff}
         onConfirm={toggle}
       />
     </Card>
