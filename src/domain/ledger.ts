@@ -67,10 +67,10 @@ export const yearlyLockedMessage = (head: YearlyHead) =>
   `This ${YEARLY_LOCK_WORD[head]} fee cannot be modified once entered for the current academic year.`;
 
 /** `credit`: paid from the student's credit (ruling 27), money already counted when it arrived online */
-export const PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer', 'online', 'credit'] as const;
+export const PAYMENT_MODES = ['cash', 'cheque', 'upi', 'card', 'bank_transfer', 'online', 'credit'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 /** Modes a person records at the counter; `online` is written only by the payment gateway. */
-export const COUNTER_PAYMENT_MODES = ['cash', 'cheque', 'upi', 'bank_transfer'] as const;
+export const COUNTER_PAYMENT_MODES = ['cash', 'cheque', 'upi', 'card', 'bank_transfer'] as const;
 
 /** Where a receipt came from; `opening` receipts record months paid before go-live and are never income of a day. */
 export const RECEIPT_SOURCES = ['monthly', 'yearly', 'fee_payment', 'online', 'opening'] as const;
@@ -218,7 +218,7 @@ export const clientIdInput = optionalText(200, 'clientId');
 
 export const paymentDetailsShape = {
   paymentMode: z
-    .enum(COUNTER_PAYMENT_MODES, { error: 'Payment mode must be cash, cheque, upi or bank_transfer' })
+    .enum(COUNTER_PAYMENT_MODES, { error: 'Payment mode must be cash, cheque, upi, card or bank_transfer' })
     .nullish()
     .transform((v) => v ?? 'cash'),
   chequeNumber: optionalText(30, 'Cheque number'),

@@ -111,7 +111,7 @@ describe('Record Fee Payment', () => {
       [{ studentId, fees: [{ type: 'previous_balance', amount: 100 }] }, 400, 'There is no previous balance pending for Kabir Lone'],
       [{ studentId, fees: [{ type: 'exam', amount: 100 }], paidOn: '2025-11-16' }, 400, 'The payment date (2025-11-16) cannot be in the future'],
       [{ studentId, fees: [{ type: 'exam', amount: 100 }], paymentMode: 'bank_transfer' }, 400, 'Enter the transaction reference for a bank transfer'],
-      [{ studentId, fees: [{ type: 'exam', amount: 100 }], paymentMode: 'online' }, 400, 'Payment mode must be cash, cheque, upi or bank_transfer'],
+      [{ studentId, fees: [{ type: 'exam', amount: 100 }], paymentMode: 'online' }, 400, 'Payment mode must be cash, cheque, upi, card or bank_transfer'],
     ];
     for (const [body, status, message] of cases) {
       const res = await school.api.post('/api/fees', body);

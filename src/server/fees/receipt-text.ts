@@ -4,6 +4,7 @@ const MODE_LABELS: Record<ReceiptDto['paymentMode'], string> = {
   cash: 'Cash',
   cheque: 'Cheque',
   upi: 'UPI',
+  card: 'Card',
   bank_transfer: 'Bank Transfer',
   online: 'Online',
   credit: "From the student's credit",

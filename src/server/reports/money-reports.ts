@@ -70,7 +70,7 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
   };
 }
 
-const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank transfer', online: 'Online', credit: 'From credit' };
+const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', card: 'Card', bank_transfer: 'Bank transfer', online: 'Online', credit: 'From credit' };
 
 /**
  * Day Book: the receipts written on a day (India date of receipt) by payment mode, and the day's

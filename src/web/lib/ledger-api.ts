@@ -9,7 +9,7 @@ import { api } from './request';
  * Query keys are the API paths with their query strings.
  */
 
-export type PaymentMode = 'cash' | 'cheque' | 'upi' | 'bank_transfer' | 'online' | 'credit';
+export type PaymentMode = 'cash' | 'cheque' | 'upi' | 'card' | 'bank_transfer' | 'online' | 'credit';
 
 export interface ReceiptLine {
   id: string;
@@ -160,7 +160,7 @@ export const receiptPrintHref = (id: string) => `/school/receipts/${id}/print`;
 
 export { downloadFile } from './download';
 
-const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank Transfer', online: 'Online', credit: "From the student's credit" };
+const MODE_LABELS: Record<PaymentMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', card: 'Card', bank_transfer: 'Bank Transfer', online: 'Online', credit: "From the student's credit" };
 
 /** "Cheque No. 123456, State Bank of India", "UPI (ref 4093…)", "Cash": the same words as the PDF. */
 export function paymentModeLabel(r: Pick<Receipt, 'paymentMode' | 'chequeNumber' | 'bankName' | 'upiReference' | 'transactionReference'>): string {

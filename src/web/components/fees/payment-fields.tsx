@@ -56,7 +56,7 @@ export function paymentDetailsBody(v: PaymentDetailsValue) {
   };
 }
 
-const MODE_LABELS: Record<CounterMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', bank_transfer: 'Bank Transfer' };
+const MODE_LABELS: Record<CounterMode, string> = { cash: 'Cash', cheque: 'Cheque', upi: 'UPI', card: 'Card', bank_transfer: 'Bank Transfer' };
 
 /** Payment mode (cash by default; cheque number and bank, UPI reference, bank transfer reference) and received by. */
 export function PaymentFields({
