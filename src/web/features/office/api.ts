@@ -1,92 +1,17 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { Closing, ClosingMode, closingsReportDto, DayCollections, DenominationCounts } from '@/domain/cash-closing';
+import type { CancellationRow as Cancellation, Cheque, ChequeStatus } from '@/domain/cheques';
 import { api } from '@/web/lib/request';
-import type { DenominationCounts } from './denominations';
+
+export type { Cancellation, Cheque, ChequeStatus, Closing, ClosingMode, DayCollections };
 
 /**
  * The office's day (issue 15 items 4–6): a collector's day and its closing, the closings to
  * acknowledge, the cheque register and the cancellation register. Amounts are rupee strings.
  */
 
-export type ClosingMode = 'cash' | 'cheque' | 'upi' | 'card' | 'bank_transfer' | 'online';
-
-export interface Closing {
-  id: string;
-  date: string;
-  userId: string;
-  userName: string;
-  counts: Record<string, number>;
-  countedCash: string;
-  expectedCash: string;
-  /** counted − expected: "-100.00" is a shortfall */
-  difference: string;
-  note: string;
-  closedAt: string;
-  acknowledgedAt: string | null;
-  acknowledgedBy: string | null;
-  acknowledgedByName: string | null;
-}
-
-export interface DayCollections {
-  date: string;
-  userId: string;
-  userName: string;
-  byMode: Array<{ mode: ClosingMode; count: number; total: string }>;
-  total: string;
-  /** cash receipts of the day: what the drawer should hold */
-  expectedCash: string;
-  closing: Closing | null;
-}
-
-interface Sums {
-  counted: string;
-  expected: string;
-  difference: string;
-  closings: number;
-}
-export interface ClosingsReport {
-  from: string;
-  to: string;
-  closings: Closing[];
-  byDay: Array<Sums & { date: string }>;
-  byUser: Array<Sums & { userId: string; userName: string }>;
-}
-
-export type ChequeStatus = 'in_hand' | 'deposited' | 'cleared' | 'bounced';
-
-export interface Cheque {
-  receiptId: string;
-  receiptNumber: string;
-  receiptDate: string;
-  studentId: string;
-  studentName: string;
-  className: string;
-  chequeNumber: string | null;
-  bankName: string | null;
-  amount: string;
-  status: ChequeStatus;
-  depositedOn: string | null;
-  clearedOn: string | null;
-  bouncedOn: string | null;
-  bounceReason: string | null;
-  bankCharges: string | null;
-  collectedBy: string;
-}
-
-export interface Cancellation {
-  receiptId: string;
-  receiptNumber: string;
-  receiptDate: string;
-  studentName: string;
-  className: string;
-  amount: string;
-  paymentMode: string;
-  cancelledAt: string;
-  cancelledBy: string;
-  reason: string;
-  collectedBy: string;
-  /** a bounced cheque's cancellation */
-  bounced: boolean;
-}
+export type ClosingsReport = z.infer<typeof closingsReportDto>;
 
 export interface RangeFilters {
   from?: string;

@@ -17,7 +17,7 @@ import { formatGeneratedAt, paiseOf, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { myDayQuery, useCloseDay, type Closing, type DayCollections } from './api';
 import { parseCount } from './count-input';
-import { cashDifference, countedCash, DENOMINATIONS, type DenominationCounts, type Denomination } from './denominations';
+import { cashDifference, countedCash, DENOMINATIONS, type Denomination, type DenominationCounts } from '@/domain/cash-closing';
 import { Difference } from './difference';
 import { PendingClosings } from './pending-closings';
 import { CLOSE_DAY_TEXTS, MODE_LABELS } from './texts';

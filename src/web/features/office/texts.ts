@@ -1,4 +1,5 @@
-import type { ChequeStatus, ClosingMode } from './api';
+import { CLOSING_MODE_LABELS } from '@/domain/cash-closing';
+import { CHEQUE_STATUS_LABELS } from '@/domain/cheques';
 
 /** Texts of Close the Day and the office registers (issue 15 items 4–6). */
 export const CLOSE_DAY_TEXTS = {
@@ -35,14 +36,7 @@ export const CLOSE_DAY_TEXTS = {
   count: (d: number) => `Number of ₹${d}`,
 } as const;
 
-export const MODE_LABELS: Record<ClosingMode, string> = {
-  cash: 'Cash',
-  cheque: 'Cheque',
-  upi: 'UPI',
-  card: 'Card',
-  bank_transfer: 'Bank transfer',
-  online: 'Online',
-};
+export const MODE_LABELS = CLOSING_MODE_LABELS;
 
 export const CLOSINGS_TEXTS = {
   pendingTitle: 'Closings to acknowledge',
@@ -74,7 +68,7 @@ export const CHEQUE_TEXTS = {
   title: 'Cheque register',
   description: 'Every cheque received: in hand, deposited, cleared or bounced.',
   all: 'All',
-  status: { in_hand: 'In hand', deposited: 'Deposited', cleared: 'Cleared', bounced: 'Bounced' } satisfies Record<ChequeStatus, string>,
+  status: CHEQUE_STATUS_LABELS,
   cheque: 'Cheque',
   student: 'Student',
   amount: 'Amount',

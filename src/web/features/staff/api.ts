@@ -1,37 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { InvitableRole, StaffRole } from '@/web/app/permissions';
+import type { InvitableRole } from '@/domain/permissions';
+import type { AuditPage, InviteStaffInput, StaffList, StaffMember, TeacherAssignment } from '@/domain/staff';
 import { api } from '@/web/lib/request';
 
-/** A class (and optionally one section) a teacher teaches; no subjects: every subject of it. */
-export interface TeacherAssignment {
-  className: string;
-  section: string | null;
-  subjects: string[];
-}
-
-/** A person who signs in to the school, as GET /api/staff sends it (issue 15 item 1). */
-export interface StaffMember {
-  id: string;
-  email: string;
-  name: string;
-  role: StaffRole;
-  /** invited: the link is not accepted yet; inactive: deactivated, cannot sign in */
-  status: 'invited' | 'active' | 'inactive';
-  /** the registering administrator: never changed or removed */
-  isOwner: boolean;
-  invitedAt: string | null;
-  lastLoginAt: string | null;
-  assignments: TeacherAssignment[];
-}
-
-export interface StaffList {
-  members: StaffMember[];
-  /** users counted against the plan: everyone active or invited */
-  used: number;
-  /** null: unlimited */
-  limit: number | null;
-  planName: string;
-}
+/** Staff accounts and the audit log on the wire (issue 15 items 1 and 3): the shapes of src/domain/staff.ts. */
+export type { AuditPage, StaffList, StaffMember, TeacherAssignment };
+export type AuditRow = AuditPage['rows'][number];
 
 export const STAFF_KEY = ['/api/staff'] as const;
 
@@ -40,7 +14,7 @@ export const staffQuery = () => queryOptions({ queryKey: STAFF_KEY, queryFn: () 
 export function useInviteStaff() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; name: string; role: InvitableRole }) => api.post<StaffMember>('/api/staff', input),
+    mutationFn: (input: InviteStaffInput) => api.post<StaffMember>('/api/staff', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }
@@ -63,29 +37,6 @@ export function useSaveAssignments() {
 
 export const acceptInvite = (token: string, password: string) =>
   api.post<{ message: string; email?: string }>('/api/staff/accept-invite', { token, password }, { token: null });
-
-/** One row of the school's audit log (ruling 3): who, when, what, from where. */
-export interface AuditRow {
-  id: string;
-  at: string;
-  userId: string | null;
-  userName: string | null;
-  action: string;
-  entity: string;
-  entityId: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-}
-
-export interface AuditPage {
-  rows: AuditRow[];
-  total: number;
-  page: number;
-  pageSize: number;
-  /** the actions present in the school's log, for the filter */
-  actions: string[];
-}
 
 export interface AuditFilters {
   userId?: string;

@@ -1,8 +1,8 @@
 import { SparklesIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { z } from 'zod';
-import { INVITABLE_ROLES, type InvitableRole } from '@/web/app/permissions';
+import { INVITABLE_ROLES, type InvitableRole } from '@/domain/permissions';
+import { inviteStaffSchema } from '@/domain/staff';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription, AlertTitle } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
@@ -14,12 +14,6 @@ import { SUBSCRIPTION_PATH } from '@/web/lib/plans-api';
 import { ApiError } from '@/web/lib/request';
 import { useInviteStaff } from './api';
 import { STAFF_TEXTS } from './texts';
-
-const inviteSchema = z.object({
-  email: z.string().trim().toLowerCase().email('Please enter a valid email address'),
-  name: z.string().trim().min(1, 'Please enter a name').max(100, 'The name is too long'),
-  role: z.enum(['administrator', 'accountant', 'clerk', 'teacher']),
-});
 
 /** Invite by email with a role; a plan with no room left shows the upgrade offer (like the student limit). */
 export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -43,7 +37,7 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = inviteSchema.safeParse({ email, name, role });
+    const parsed = inviteStaffSchema.safeParse({ email, name, role });
     if (!parsed.success) {
       const next: typeof errors = {};
       for (const issue of parsed.error.issues) {

@@ -1,4 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '@/domain/auth';
+import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/domain/permissions';
 
 /** Texts of Settings → Staff and the invitation page (issue 15 item 1, ruling 32). */
 export const STAFF_TEXTS = {
@@ -50,14 +51,9 @@ export const STAFF_TEXTS = {
   loadFailed: 'The staff list could not be loaded.',
   statusLabel: { active: 'Active', invited: 'Invited', inactive: 'Deactivated' },
   seats: (used: number, limit: number | null, plan: string) => (limit === null ? `${used} users · ${plan}: unlimited` : `${used} of ${limit} users on ${plan}`),
-  roleLabel: { owner: 'Owner', administrator: 'Administrator', accountant: 'Accountant', clerk: 'Clerk', teacher: 'Teacher' },
-  roleHelp: {
-    owner: 'Registered the school; everything',
-    administrator: 'Everything, including settings and staff',
-    accountant: 'Fees, receipts and cancellations, expenses, reports',
-    clerk: 'Collect fees, print receipts, add and edit students',
-    teacher: 'Results and marks of the classes assigned',
-  },
+  // the role names and what each may do: the permission table's own words
+  roleLabel: ROLE_LABELS,
+  roleHelp: ROLE_DESCRIPTIONS,
 } as const;
 
 export const ACCEPT_TEXTS = {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Paise } from '@/domain/money';
 import { parseCount } from './count-input';
-import { cashDifference, countedCash, DENOMINATIONS } from './denominations';
+import { cashDifference, countedCash, DENOMINATIONS } from '@/domain/cash-closing';
 
 describe('the cash count of Close the Day', () => {
   it('adds notes and coins into paise', () => {
