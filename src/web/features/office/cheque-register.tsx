@@ -104,7 +104,7 @@ export function ChequeRegister() {
                     <p className="text-xs font-medium text-destructive">
                       {c.bouncedOn ? `${formatDate(c.bouncedOn)}: ` : ''}
                       {c.bounceReason}
-                      {c.bankCharges ? ` · ${CHEQUE_TEXTS.bankCharges.replace(', optional', '')}: ${rupees(c.bankCharges)}` : ''}
+                      {c.bankCharges ? ` · ${CHEQUE_TEXTS.charges} ${rupees(c.bankCharges)}` : ''}
                     </p>
                   ) : null}
                 </div>

@@ -51,7 +51,7 @@ export function ClosingsReport() {
           <p className="py-4 text-center text-sm text-muted-foreground">{CLOSINGS_TEXTS.none}</p>
         ) : (
           <>
-            <div className="grid gap-4 lg:grid-cols-2">
+            <div className="grid gap-4 2xl:grid-cols-2">
               <SumsTable
                 label={CLOSINGS_TEXTS.byUser}
                 first={CLOSINGS_TEXTS.collector}

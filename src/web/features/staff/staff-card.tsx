@@ -122,8 +122,11 @@ function StaffList() {
                     </div>
                     {locked ? (
                       <div className="flex items-center gap-2 text-sm text-muted-foreground" title={STAFF_TEXTS.ownerLocked}>
-                        <span className="font-medium text-foreground">{STAFF_TEXTS.roleLabel[member.role]}</span>
-                        {member.isOwner ? <span className="text-xs">{STAFF_TEXTS.ownerLocked}</span> : null}
+                        {member.isOwner ? (
+                          <span className="text-xs">{STAFF_TEXTS.ownerLocked}</span>
+                        ) : (
+                          <span className="font-medium text-foreground">{STAFF_TEXTS.roleLabel[member.role]}</span>
+                        )}
                       </div>
                     ) : (
                       <div className="flex flex-wrap items-center gap-2">
