@@ -80,7 +80,7 @@ export const DASHBOARD_TABS = [
     capability: 'reports.view',
   },
   { id: 'expenses', label: 'Expenses', icon: WalletIcon, purpose: "Record and review the school's expenses by category.", capability: 'expenses.manage' },
-  { id: 'passouts', label: 'Passouts', icon: UserRoundCheckIcon, purpose: 'Follow up graduated and discharged students and their outstanding balances.', capability: 'reports.view' },
+  { id: 'passouts', label: 'Passouts', icon: UserRoundCheckIcon, purpose: 'Follow up graduated and discharged students and their outstanding balances.', capability: 'students.view' },
   // the office's day (issue 15 items 4–6)
   {
     id: 'close-day',
