@@ -36,7 +36,7 @@ describe.skipIf(skipReason())('staff and the office day (issue 15)', () => {
 
   /** The invitee opens the mailed link, chooses a password and signs in. */
   async function accept(email: string): Promise<Page> {
-    const mail = await e2e.smtp.waitFor(email, /invit/i);
+    const mail = await e2e.smtp.waitFor(email, /invites you/);
     const link = new URL(mail.links.find((l) => l.includes('/accept-invite'))!);
     expect(link.searchParams.get('token')).toBeTruthy();
     const page = await e2e.newPage();

@@ -35,6 +35,14 @@ export function useSaveAssignments() {
   });
 }
 
+export function useResendInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post<{ message: string }>(`/api/staff/${id}/resend-invite`, {}),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STAFF_KEY }),
+  });
+}
+
 export const acceptInvite = (token: string, password: string) =>
   api.post<{ message: string; email?: string }>('/api/staff/accept-invite', { token, password }, { token: null });
 

@@ -14,7 +14,7 @@ import { Spinner } from '@/web/components/ui/spinner';
 import { formatGeneratedAt } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { cn } from '@/web/lib/utils';
-import { staffQuery, useUpdateStaff, type StaffMember } from './api';
+import { staffQuery, useResendInvite, useUpdateStaff, type StaffMember } from './api';
 import { AssignmentsDialog } from './assignments-dialog';
 import { InviteDialog } from './invite-dialog';
 import { STAFF_TEXTS } from './texts';
@@ -34,6 +34,7 @@ function StaffList() {
   const [toggling, setToggling] = useState<StaffMember | null>(null);
   const [assigning, setAssigning] = useState<StaffMember | null>(null);
   const update = useUpdateStaff();
+  const resend = useResendInvite();
   const { user } = useSchoolSession();
   const togglingOff = toggling !== null && toggling.status !== 'inactive';
 
@@ -143,6 +144,21 @@ function StaffList() {
                             </option>
                           ))}
                         </NativeSelect>
+                        {status === 'invited' ? (
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            disabled={resend.isPending}
+                            onClick={() =>
+                              resend.mutate(member.id, {
+                                onSuccess: () => toast.success({ title: STAFF_TEXTS.resend, description: STAFF_TEXTS.resent(member.email) }),
+                                onError: (error) => toast.error({ title: STAFF_TEXTS.resend, description: refusalMessage(error, STAFF_TEXTS.updateFailed) }),
+                              })
+                            }
+                          >
+                            {STAFF_TEXTS.resend}
+                          </Button>
+                        ) : null}
                         {member.role === 'teacher' ? (
                           <Button variant="outline" size="sm" onClick={() => setAssigning(member)}>
                             {STAFF_TEXTS.assignments}

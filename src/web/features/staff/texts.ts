@@ -22,6 +22,8 @@ export const STAFF_TEXTS = {
   inviteFailed: 'The invitation could not be sent. Please try again.',
   limitTitle: 'Your plan has no room for another user',
   upgrade: 'See plans',
+  resend: 'Resend invitation',
+  resent: (email: string) => `A new invitation link went to ${email}; the earlier one no longer works.`,
   changeRole: 'Change role',
   roleChanged: (name: string, role: string) => `${name} is now ${role}`,
   deactivate: 'Deactivate',
