@@ -18,6 +18,8 @@ export interface PlanSeed {
   yearlyPrice: Paise;
   /** null means unlimited */
   studentLimit: number | null;
+  /** school users (owner and staff) allowed, ruling 32; null means unlimited */
+  userLimit: number | null;
   features: string[];
   recommended: boolean;
   sortOrder: number;
@@ -45,9 +47,9 @@ const PREMIUM_FEATURES = PLAN_FEATURES;
 
 /** The catalogue the database is seeded with (ruling 11). Prices exclude GST. */
 export const PLAN_SEED: readonly PlanSeed[] = [
-  { id: 'basic', name: 'Basic', monthlyPrice: paise(25_000), yearlyPrice: paise(300_000), studentLimit: 100, features: BASIC_FEATURES, recommended: false, sortOrder: 1 },
-  { id: 'standard', name: 'Standard', monthlyPrice: paise(50_000), yearlyPrice: paise(600_000), studentLimit: 500, features: STANDARD_FEATURES, recommended: true, sortOrder: 2 },
-  { id: 'premium', name: 'Premium', monthlyPrice: paise(100_000), yearlyPrice: paise(1_200_000), studentLimit: null, features: PREMIUM_FEATURES, recommended: false, sortOrder: 3 },
+  { id: 'basic', name: 'Basic', monthlyPrice: paise(25_000), yearlyPrice: paise(300_000), studentLimit: 100, userLimit: 2, features: BASIC_FEATURES, recommended: false, sortOrder: 1 },
+  { id: 'standard', name: 'Standard', monthlyPrice: paise(50_000), yearlyPrice: paise(600_000), studentLimit: 500, userLimit: 5, features: STANDARD_FEATURES, recommended: true, sortOrder: 2 },
+  { id: 'premium', name: 'Premium', monthlyPrice: paise(100_000), yearlyPrice: paise(1_200_000), studentLimit: null, userLimit: null, features: PREMIUM_FEATURES, recommended: false, sortOrder: 3 },
 ];
 
 /** Rounds half-up to the paisa: percent of an amount with integers only. */

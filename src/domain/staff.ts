@@ -88,6 +88,9 @@ export function assignmentCovers(
   );
 }
 
+/** An assignment as answered (no input transforms in an answer's schema). */
+export const assignmentDto = z.object({ className: z.string(), section: z.string().nullable(), subjects: z.array(z.string()) });
+
 export const STAFF_STATUSES = ['invited', 'active', 'inactive'] as const;
 export type StaffStatus = (typeof STAFF_STATUSES)[number];
 
@@ -101,7 +104,7 @@ export const staffMemberDto = z.object({
   isOwner: z.boolean(),
   invitedAt: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
-  assignments: z.array(teacherAssignmentSchema),
+  assignments: z.array(assignmentDto),
 });
 export type StaffMember = z.infer<typeof staffMemberDto>;
 

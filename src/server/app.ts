@@ -52,6 +52,7 @@ import { studentRoutes } from './students/routes';
 import { expenseRoutes } from './expenses/routes';
 import { exportRoutes } from './exports/routes';
 import { onboardingRoutes } from './onboarding/routes';
+import { staffRoutes } from './staff/routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
@@ -273,6 +274,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(onlinePaymentRoutes);
   await app.register(exportRoutes);
   await app.register(onboardingRoutes);
+  await app.register(staffRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -17,6 +17,8 @@ const PUBLIC = new Set([
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
   'POST /api/auth/logout',
+  // the single-use invitation token proves the inbox (ruling 32)
+  'POST /api/staff/accept-invite',
   'GET /api/plans',
   // signed by the payment provider instead of a session (X-Razorpay-Signature)
   'POST /api/payments/webhook',

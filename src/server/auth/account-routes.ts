@@ -121,6 +121,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
                 username: input.schoolName,
                 passwordHash,
                 role: 'school_admin',
+                schoolRole: 'owner',
                 createdAt: now,
               })
               .returning();

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { can, forbiddenMessage, type Permission, type StaffRole } from '../../domain/permissions';
 import { accessState, type SubscriptionStatus } from '../../domain/plans';
 import { authSessions, schools, users } from '../db/schema';
 import { HttpError, unauthorized } from '../lib/errors';
@@ -11,18 +12,36 @@ export interface AuthContext {
   userId: string;
   email: string;
   role: 'school_admin' | 'master_admin';
+  /** the school role (ruling 32) that every school route checks against its permission */
+  schoolRole: StaffRole | null;
   schoolId: string | null;
   /** the school's trial or plan has ended: reads only (ruling 14) */
   accessExpired: boolean;
 }
 
+/** A school route and the permission it declares, as registered (the permission walk test reads it). */
+export interface SchoolRoute {
+  method: string;
+  url: string;
+  permission: Permission | null;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    schoolRoutes: SchoolRoute[];
+  }
   interface FastifyRequest {
     auth: AuthContext | null;
   }
   interface FastifyContextConfig {
     /** a school whose trial or plan has ended may still call this write (sign-in, payment) */
     allowWhenExpired?: boolean;
+    /**
+     * What a school route needs (ruling 32, src/domain/permissions.ts): requireSchool refuses any
+     * role the table does not give it. A school route without one is open to the owner and
+     * administrators only, and the permission walk test fails for it.
+     */
+    permission?: Permission;
   }
 }
 
@@ -36,6 +55,15 @@ export function readBearer(request: FastifyRequest): string | null {
 /** Resolves the bearer token of every request to a live session, or leaves `request.auth` null. */
 export function registerAuthContext(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
+  const schoolRoutes: SchoolRoute[] = [];
+  app.decorate('schoolRoutes', schoolRoutes);
+  app.addHook('onRoute', (route) => {
+    const guards = [route.onRequest ?? []].flat();
+    if (!guards.includes(requireSchool)) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') schoolRoutes.push({ method, url: route.url, permission: route.config?.permission ?? null });
+    }
+  });
   app.addHook('onRequest', async (request) => {
     const token = readBearer(request);
     if (!token) return;
@@ -53,6 +81,7 @@ export function registerAuthContext(app: FastifyInstance): void {
       userId: session.userId,
       email: session.email,
       role: session.role,
+      schoolRole: session.schoolRole,
       schoolId: session.schoolId,
       accessExpired: expired,
     };
@@ -69,6 +98,7 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
       userId: users.id,
       email: users.email,
       role: users.role,
+      schoolRole: users.schoolRole,
       schoolId: users.schoolId,
       sessionExpiresAt: authSessions.expiresAt,
       status: schools.subscriptionStatus,
@@ -87,6 +117,7 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
         eq(authSessions.kind, 'session'),
         isNull(authSessions.revokedAt),
         gt(authSessions.expiresAt, now),
+        isNull(users.deactivatedAt),
       ),
     )
     .limit(1);
@@ -96,6 +127,7 @@ async function checkSession(app: FastifyInstance, token: string, now: Date): Pro
     userId: row.userId,
     email: row.email,
     role: row.role,
+    schoolRole: row.schoolRole,
     schoolId: row.schoolId,
     sessionExpiresAt: payload.expiresAt && payload.expiresAt < row.sessionExpiresAt ? payload.expiresAt : row.sessionExpiresAt,
     school:
@@ -133,6 +165,11 @@ export async function requireSchool(request: FastifyRequest, _reply: FastifyRepl
   if (!auth) throw unauthorized();
   if (auth.role !== 'school_admin' || !auth.schoolId) {
     throw new HttpError(403, 'School Admin Access Required: this needs a school administrator account.');
+  }
+  const permission = request.routeOptions.config?.permission;
+  const role = auth.schoolRole ?? 'owner';
+  if (permission ? !can(role, permission) : role !== 'owner' && role !== 'administrator') {
+    throw new HttpError(403, permission ? forbiddenMessage(role, permission) : 'Only the owner or an administrator can do this.', { permission: permission ?? null });
   }
   if (isWrite(request) && auth.accessExpired && !request.routeOptions.config?.allowWhenExpired) {
     throw new HttpError(402, RENEW_MESSAGE, { requiresPayment: true, schoolId: auth.schoolId });

@@ -139,8 +139,10 @@ export async function recordLoginEvent(
 export const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 export const RESET_TTL_MS = 60 * 60_000;
 
-export type MailTokenPurpose = 'confirm_email' | 'reset_password' | 'change_email';
+export type MailTokenPurpose = 'confirm_email' | 'reset_password' | 'change_email' | 'invite';
 const MAIL_TOKEN_TTL_MS: Record<MailTokenPurpose, number> = {
+  // a staff invitation (ruling 32): a week to accept, then the school sends a new one
+  invite: CONFIRM_TTL_MS,
   confirm_email: CONFIRM_TTL_MS,
   reset_password: RESET_TTL_MS,
   change_email: 24 * 60 * 60_000,

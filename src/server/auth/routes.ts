@@ -1,3 +1,4 @@
+import { STAFF_MESSAGES } from '../../domain/staff';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -138,6 +139,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       if (!school) throw unauthorized(INVALID_CREDENTIALS);
       // the master administrator deactivated the school (issue 12): nobody of it signs in
       if (school.deactivatedAt) throw forbidden(SCHOOL_DEACTIVATED, { deactivated: true });
+      // the owner or an administrator deactivated this staff member (ruling 32)
+      if (user.deactivatedAt) throw forbidden(STAFF_MESSAGES.deactivated, { staffDeactivated: true });
       // an ended trial or plan still signs in (ruling 14): the session is read-only and can pay
       return startSession(request, user, rememberMe ?? false);
     },
@@ -185,7 +188,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       const payload = await tokens.verify(request.body.rememberToken, now);
       if (!payload || payload.kind !== 'remember') throw unauthorized(REMEMBER_EXPIRED);
       const user = await findUserById(db, payload.uid);
-      if (!user) throw unauthorized(REMEMBER_EXPIRED);
+      if (!user || user.deactivatedAt) throw unauthorized(REMEMBER_EXPIRED);
       // used once: the answer carries the next remember-me token, and the old one stops working
       if (!(await consumeRememberSession(db, payload.sid, user.id, now))) throw unauthorized(REMEMBER_EXPIRED);
       return startSession(request, user, true);

@@ -58,6 +58,7 @@ describe('SessionCache', () => {
   const checked = (sid: string, userId: string, schoolId: string): CheckedSession => ({
     payload: { sid, uid: userId, schoolId, role: 'school_admin', kind: 'session' },
     userId,
+    schoolRole: 'owner',
     email: `${userId}@school.test`,
     role: 'school_admin',
     schoolId,

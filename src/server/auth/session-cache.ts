@@ -1,3 +1,4 @@
+import type { StaffRole } from '../../domain/permissions';
 import type { SubscriptionStatus } from '../../domain/plans';
 import type { TokenPayload } from './tokens';
 
@@ -7,6 +8,8 @@ export interface CheckedSession {
   userId: string;
   email: string;
   role: 'school_admin' | 'master_admin';
+  /** what a school user may do (ruling 32); null for the master administrator */
+  schoolRole: StaffRole | null;
   schoolId: string | null;
   sessionExpiresAt: Date;
   /** planEndDate is the end of everything paid for, a queued lower plan included; queuedStart says when that plan takes over */

@@ -34,6 +34,7 @@ export async function billingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/billing',
     {
       onRequest: requireSchool,
+      config: { permission: 'billing.manage' },
       schema: {
         tags: ['billing'],
         summary: "The school's plan, status, validity, queued plan, payments and tax invoices (works in a read-only session)",
@@ -86,6 +87,7 @@ export async function billingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/billing/invoices/:id/pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'billing.manage' },
       schema: {
         tags: ['billing'],
         summary: 'One of the school\'s GST tax invoices as PDF',
@@ -105,6 +107,7 @@ export async function billingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/billing/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'billing.manage' },
       schema: {
         tags: ['billing'],
         summary: 'Cancel the plan (ruling 15): no renewal; access continues until the plan end date',

@@ -78,6 +78,7 @@ export async function seedDemoSchool(app: FastifyInstance, db: Db, o: DemoOption
     username: 'Principal',
     passwordHash: await hashPassword(o.password),
     role: 'school_admin',
+    schoolRole: 'owner',
     emailConfirmedAt: o.now,
     hasSeenOnboarding: true,
     isFirstLogin: false,

@@ -28,6 +28,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/expenses',
     {
       onRequest: requireSchool,
+      config: { permission: 'expenses.manage' },
       schema: {
         tags,
         summary: "The school's expenses, newest first",
@@ -55,6 +56,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/expenses/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'expenses.manage' },
       schema: { tags, summary: 'One expense', security, params: idParams, response: { 200: expenseDto, 404: errorDto } },
     },
     async (request) => {
@@ -69,6 +71,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/expenses',
     {
       onRequest: requireSchool,
+      config: { permission: 'expenses.manage' },
       schema: {
         tags,
         summary: 'Add an expense',
@@ -94,6 +97,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/expenses/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'expenses.manage' },
       schema: {
         tags,
         summary: 'Edit an expense',
@@ -124,6 +128,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/expenses/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'expenses.manage' },
       schema: {
         tags,
         summary: 'Delete an expense',

@@ -73,7 +73,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     {
       onRequest: requireSchool,
       // ruling 14 and 25: the school's data stays its own to take away after its plan ends
-      config: { allowWhenExpired: true },
+      config: { permission: 'data.export', allowWhenExpired: true },
       schema: {
         tags,
         summary: 'Start a whole-school data export',
@@ -102,6 +102,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/exports',
     {
       onRequest: requireSchool,
+      config: { permission: 'data.export' },
       schema: { tags, summary: "The school's latest exports, newest first (at most 5)", security, response: { 200: z.object({ exports: z.array(exportDto) }) } },
     },
     async (request) => {
@@ -114,6 +115,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/exports/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'data.export' },
       schema: { tags, summary: 'An export: status, progress and download link', security, params: idParams, response: { 200: exportDto, 404: errorDto } },
     },
     async (request) => {
@@ -128,6 +130,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/exports/:id/download',
     {
       onRequest: requireSchool,
+      config: { permission: 'data.export' },
       schema: {
         tags,
         summary: 'Download a finished export (zip)',

@@ -32,6 +32,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags,
         summary: 'Class fee structures in class order, optionally for one class and academic year',
@@ -55,6 +56,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: { tags, summary: 'One fee structure', security, params: z.object({ id: z.string() }), response: { 200: feeStructureDto, 404: errorDto } },
     },
     async (request) => {
@@ -69,6 +71,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Add the fee structure of a class for an academic year',
@@ -98,6 +101,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/bulk-adjust',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Annual fee increment: raise the chosen fee heads of every structure by a percentage',
@@ -134,6 +138,7 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
     '/api/class-fee-structures/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags,
         summary: 'Change a fee structure (prices, not received money, so editing is allowed)',

@@ -53,6 +53,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/monthly-fee-entries',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: 'Monthly fee entries of a student and session, read from the ledger',
@@ -83,6 +84,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/monthly-fee-entries/bulk',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['fees'],
         summary: 'Save the monthly fee grid: one MON receipt with a line per month and head',

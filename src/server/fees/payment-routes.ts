@@ -71,6 +71,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/fees',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: 'Fee payments (every receipt of the school, newest first), with filters',
@@ -93,6 +94,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/fees',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['fees'],
         summary: 'Record Fee Payment: one FEE receipt with a line per fee type',
@@ -210,7 +212,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/generate-receipt-number',
     {
       onRequest: requireSchool,
-      config: { allowWhenExpired: true },
+      config: { permission: 'fees.collect', allowWhenExpired: true },
       schema: {
         tags: ['fees'],
         summary: 'Preview the next receipt number of a prefix (takes no number)',

@@ -39,6 +39,7 @@ export async function promotionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/promote',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags: ['students'],
         summary: 'Promote Student: move one student to a class of a later session, carrying the old session\'s outstanding',

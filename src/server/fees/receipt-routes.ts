@@ -45,6 +45,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/receipts',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: "A student's receipts, newest first, cancelled ones included",
@@ -65,6 +66,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: 'One receipt with everything its printed copy shows',
@@ -81,6 +83,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id/pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['receipts'],
         summary: 'The receipt as a PDF to download, print or share: one A4 page, office copy and parent copy',
@@ -103,6 +106,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/receipts/:id/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'receipts.cancel' },
       schema: {
         tags: ['receipts'],
         summary: 'Cancel a receipt with a reason (a reversal: it stays visible, its lines stop counting)',

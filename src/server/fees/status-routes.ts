@@ -85,6 +85,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/fee-status',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: 'Student Fee Status: every figure of the screen, from the ledger and the class fee structure',
@@ -151,6 +152,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/outstanding-fees',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: "What a student owes: the open session's outstanding plus balances carried from earlier sessions",
@@ -197,6 +199,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/student-previous-balances',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: 'Balances carried forward from earlier sessions, with what is still owed on each',

@@ -49,6 +49,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/yearly-fee-entries',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['fees'],
         summary: 'The yearly fee entry of a student and session (five cards), read from the ledger',
@@ -70,6 +71,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/yearly-fee-entries',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['fees'],
         summary: 'Save the yearly fee cards: one YRL receipt with a line per head entered',

@@ -41,6 +41,7 @@ export async function onboardingRoutes(fastify: FastifyInstance): Promise<void> 
     '/api/setup-checklist',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['auth'],
         summary: "The school's setup checklist",

@@ -49,6 +49,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/credit',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['online payments'],
         summary: "A student's credit (ruling 27): money received online for fees already paid, and how it was applied or refunded",
@@ -87,6 +88,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/credit/apply',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['online payments'],
         summary: "Pay a fee from the student's credit: a FEE receipt of mode credit (not cash income: the money was counted when it arrived)",
@@ -162,6 +164,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/credit/refund',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: "Refund (part of) the student's credit to the family, with a reason; audited",

@@ -81,6 +81,7 @@ export async function onlinePaymentRoutes(fastify: FastifyInstance): Promise<voi
     '/api/online-payments',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: 'Online Payments of an India day: gateway ids, amounts, receipt numbers, status, credit created, refunds',
@@ -99,6 +100,7 @@ export async function onlinePaymentRoutes(fastify: FastifyInstance): Promise<voi
     '/api/online-payments/export.xlsx',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: 'The Online Payments of a day as an Excel workbook',

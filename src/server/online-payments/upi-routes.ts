@@ -68,6 +68,7 @@ export async function upiConfirmationRoutes(fastify: FastifyInstance): Promise<v
     '/api/upi-confirmations',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: 'UPI payments parents reported (UPI reference) against a link, newest first',
@@ -83,6 +84,7 @@ export async function upiConfirmationRoutes(fastify: FastifyInstance): Promise<v
     '/api/upi-confirmations/:id/confirm',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: 'The money is in the bank statement: write the receipt (ONL series; credit beyond what is still due)',
@@ -133,6 +135,7 @@ export async function upiConfirmationRoutes(fastify: FastifyInstance): Promise<v
     '/api/upi-confirmations/:id/reject',
     {
       onRequest: requireSchool,
+      config: { permission: 'payments.reconcile' },
       schema: {
         tags: ['online payments'],
         summary: 'Not in the bank statement: reject with a reason (no receipt; the link stays payable)',

@@ -75,6 +75,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/opening',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['opening'],
         summary: "A student's opening entries: arrears from the old register and OPN receipts of months paid before go-live",
@@ -121,6 +122,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: "Enter one student's opening balance: arrears per head or lump sum, and months already paid before go-live",
@@ -162,6 +164,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/:id/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: 'Cancel one opening arrear with a reason (it stays visible; it stops being owed)',
@@ -212,6 +215,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/template',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['opening'],
         summary: 'The opening balance import template (CSV or Excel) with one example row',
@@ -235,6 +239,7 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/opening-balances/import',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       bodyLimit: 8 * 1024 * 1024,
       schema: {
         tags: ['opening'],

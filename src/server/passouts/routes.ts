@@ -31,6 +31,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/discharge',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags: ['passouts'],
         summary: 'Discharge a student: move them to passouts with their outstanding fees (irreversible)',
@@ -71,6 +72,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/passouts',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: {
         tags: ['passouts'],
         summary: 'Passouts with their outstanding balances, newest graduation year first, by name',
@@ -86,6 +88,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/passouts/classes',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: {
         tags: ['passouts'],
         summary: 'Classes with active students and their counts (the Create Passouts from Class selector)',
@@ -108,6 +111,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/passouts/from-class',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags: ['passouts'],
         summary: 'Create Passouts from Class: every active student of the class (all sections) moves to passouts',
@@ -158,6 +162,7 @@ export async function passoutRoutes(fastify: FastifyInstance): Promise<void> {
       `/api/passouts/balance-report.${format}`,
       {
         onRequest: requireSchool,
+        config: { permission: 'reports.view' },
         schema: {
           tags: ['passouts'],
           summary: `Download Balance Report (${format.toUpperCase()}): every passout with monthly, yearly and total outstanding`,

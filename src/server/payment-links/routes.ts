@@ -45,6 +45,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/settings/payments',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['online payments'],
         summary: "The school's collection settings (its own Razorpay keys, UPI id); secrets are never returned",
@@ -59,6 +60,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/settings/payments',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['online payments'],
         summary: 'Change the collection settings: an omitted field is kept, "" clears it',
@@ -111,6 +113,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/payment-links',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['online payments'],
         summary: 'Make a payment link for one student and one fee (ruling 34)',
@@ -166,6 +169,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/payment-links',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['online payments'],
         summary: 'Payment links of the school, newest first (at most 500), with filters',
@@ -187,6 +191,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/payment-links/:id/cancel',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['online payments'],
         summary: 'Cancel an active link: the parent can no longer pay it',
@@ -222,6 +227,7 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
     '/api/payment-links/bulk',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.collect' },
       schema: {
         tags: ['online payments'],
         summary: 'One outstanding link per student with dues (an active link for the same amount is reused)',

@@ -89,7 +89,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/payments/create-subscription-order',
     {
       onRequest: requireSchool,
-      config: { allowWhenExpired: true },
+      config: { permission: 'billing.manage', allowWhenExpired: true },
       schema: {
         tags: ['payments'],
         summary: 'Create a payment order for a plan; the server quotes it (ruling 28: extend, upgrade with credit, or queue; first-time discount; 18% GST)',
@@ -180,7 +180,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/payments/verify-subscription',
     {
       onRequest: requireSchool,
-      config: { allowWhenExpired: true },
+      config: { permission: 'billing.manage', allowWhenExpired: true },
       schema: {
         tags: ['payments'],
         summary: "Verify the checkout signature and apply the order's quote (once, also when the webhook came first)",
@@ -206,6 +206,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/payments/subscription-quotes',
     {
       onRequest: requireSchool,
+      config: { permission: 'billing.manage' },
       schema: {
         tags: ['payments'],
         summary: 'What each plan would cost and do for this school now (ruling 28), and whether payments are test payments',
@@ -261,7 +262,7 @@ export async function paymentRoutes(fastify: FastifyInstance): Promise<void> {
       '/api/payments/sandbox/checkout',
       {
         onRequest: requireSchool,
-        config: { allowWhenExpired: true },
+        config: { permission: 'billing.manage', allowWhenExpired: true },
         schema: {
           tags: ['payments'],
           summary: 'Sandbox provider only (test payments): pay an order and get the signed result the real checkout would return',

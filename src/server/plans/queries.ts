@@ -14,6 +14,7 @@ export async function seedPlans(db: Db): Promise<void> {
         monthlyPricePaise: p.monthlyPrice,
         yearlyPricePaise: p.yearlyPrice,
         studentLimit: p.studentLimit,
+        userLimit: p.userLimit,
         features: p.features,
         recommended: p.recommended,
         sortOrder: p.sortOrder,

@@ -50,6 +50,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/trial-status',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['plans'],
         summary: "The school's trial or plan clock",

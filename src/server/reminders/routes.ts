@@ -91,6 +91,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reminders/send',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['reminders'],
         summary: 'Queue fee reminders with a payment link by WhatsApp or SMS (ruling 35)',
@@ -120,6 +121,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reminders/preview',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['reminders'],
         summary: 'What a reminder to one student says, with their outstanding payment link (made or reused now) and the wa.me share link',
@@ -139,6 +141,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reminders/share',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['reminders'],
         summary: 'Log a "Share on WhatsApp" from the clerk’s own phone in the student’s message log (nothing is sent by the server)',
@@ -154,6 +157,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id/messages',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.view' },
       schema: {
         tags: ['reminders'],
         summary: 'The student’s message log: every reminder, its channel, masked number, status (queued, sent, delivered, failed, shared) and link',
@@ -169,6 +173,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reminders/defaulters',
     {
       onRequest: requireSchool,
+      config: { permission: 'reports.view' },
       schema: {
         tags: ['reminders'],
         summary: 'Active students with fees outstanding till this month, optionally of one class and section: whom "Remind defaulters" sends to',
@@ -204,6 +209,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/settings/reminders',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['reminders'],
         summary: 'The monthly reminder schedule ("on the 5th, remind everyone who owes")',
@@ -218,6 +224,7 @@ export async function reminderRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/settings/reminders',
     {
       onRequest: requireSchool,
+      config: { permission: 'fees.setup' },
       schema: {
         tags: ['reminders'],
         summary: 'Turn the monthly reminder schedule on or off, pick its day (1–28) and channel',

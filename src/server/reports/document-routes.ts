@@ -120,6 +120,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
       `/api/reports/${s.kind}`,
       {
         onRequest: requireSchool,
+        config: { permission: 'reports.view' },
         schema: { tags, summary: s.summary, description: s.description, security, querystring: s.query, response: { 200: reportDocumentSchema, 400: errorDto } },
       },
       async (request) => make(schoolIdOf(request), request.query),
@@ -129,6 +130,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
         `/api/reports/${s.kind}.${ext}`,
         {
           onRequest: requireSchool,
+          config: { permission: 'reports.view' },
           schema: {
             tags,
             summary: `${REPORT_TITLES[s.kind]} as ${ext === 'xlsx' ? 'an Excel workbook' : 'CSV'}`,

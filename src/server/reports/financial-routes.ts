@@ -189,6 +189,7 @@ export async function financialRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reports/financial',
     {
       onRequest: requireSchool,
+      config: { permission: 'reports.view' },
       schema: {
         tags,
         summary: 'Financial report: income, expenses and net profit for a period, with the three tables',
@@ -221,6 +222,7 @@ export async function financialRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reports/financial.xlsx',
     {
       onRequest: requireSchool,
+      config: { permission: 'reports.view' },
       schema: {
         tags,
         summary: 'The Financial report as an Excel workbook: Summary, Monthly Fees, Yearly Fees and Expenses sheets with total rows',
@@ -238,6 +240,7 @@ export async function financialRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/reports/financial.csv',
     {
       onRequest: requireSchool,
+      config: { permission: 'reports.view' },
       schema: {
         tags,
         summary: 'The Financial report as CSV: the summary, then each table under its heading with a total row',

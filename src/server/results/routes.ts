@@ -32,6 +32,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -58,6 +59,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -82,6 +84,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/order',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -107,6 +110,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -132,6 +136,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/subjects/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.manage' },
       schema: {
         tags,
         security,
@@ -158,6 +163,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -192,6 +198,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/bulk',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.marks' },
       schema: {
         tags,
         security,
@@ -228,6 +235,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheet',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -249,6 +257,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheet.pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,
@@ -272,6 +281,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/results/marksheets.pdf',
     {
       onRequest: requireSchool,
+      config: { permission: 'results.view' },
       schema: {
         tags,
         security,

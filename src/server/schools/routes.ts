@@ -19,6 +19,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/schools/update-info',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['settings'],
         summary: "Update the school's name, phone, address, school code, examination board, state and GSTIN",
@@ -60,6 +61,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/school/logo',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['settings'],
         summary: "The school's logo image (PNG or JPEG), as printed on receipts",
@@ -82,6 +84,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/school/logo',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['settings'],
         summary: "Upload or replace the school's logo",
@@ -113,6 +116,7 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/school/logo',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['settings'],
         summary: "Remove the school's logo",

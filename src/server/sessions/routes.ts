@@ -21,6 +21,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/academic-sessions',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['academic sessions'],
         summary: "The school's academic sessions, newest first",
@@ -39,6 +40,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/academic-sessions/active',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['academic sessions'],
         summary: 'The active academic session (404 "No active academic session" when there is none)',
@@ -57,6 +59,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/academic-sessions/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'school.view' },
       schema: {
         tags: ['academic sessions'],
         summary: 'One academic session',
@@ -77,6 +80,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/academic-sessions',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['academic sessions'],
         summary: 'Create an academic session of at least 12 months; an active one deactivates the others',
@@ -113,6 +117,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/academic-sessions/:id/activate',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['academic sessions'],
         summary: 'Make this session the active one (every other session of the school becomes inactive)',

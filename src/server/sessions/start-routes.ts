@@ -55,7 +55,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
     '/api/academic-sessions/:id/start-preview',
     {
       onRequest: requireSchool,
-      config: { allowWhenExpired: true },
+      config: { permission: 'settings.manage', allowWhenExpired: true },
       schema: {
         tags: ['academic sessions'],
         summary: 'What starting this session would do: who moves where, who passes out, what each carries',
@@ -111,6 +111,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
     '/api/academic-sessions/:id/start',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['academic sessions'],
         summary: 'Start this session: promote every active student of the running session into it (one transaction)',
@@ -160,6 +161,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
     '/api/academic-sessions/:id/undo-start',
     {
       onRequest: requireSchool,
+      config: { permission: 'settings.manage' },
       schema: {
         tags: ['academic sessions'],
         summary: 'Undo the start of this session, until its first receipt',

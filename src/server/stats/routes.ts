@@ -96,6 +96,7 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/stats/school',
     {
       onRequest: requireSchool,
+      config: { permission: 'dashboard.view' },
       schema: {
         tags,
         summary: 'School stats: every figure of the Students tab cards and the Collection Progress bar',
@@ -118,6 +119,7 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/stats/charts',
     {
       onRequest: requireSchool,
+      config: { permission: 'dashboard.view' },
       schema: {
         tags,
         summary: 'Dashboard charts: collected against expected per month of the session, expenses by category, outstanding by class',

@@ -58,6 +58,7 @@ export function registerBulkImport(fastify: FastifyInstance): void {
   // both import routes take a file's worth of rows: their own body limit and its message
   const importLimits = {
     onRequest: requireSchool,
+    config: { permission: 'students.edit' as const },
     bodyLimit: IMPORT_BODY_LIMIT,
     errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send({ error: IMPORT_TOO_LARGE });

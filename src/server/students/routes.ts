@@ -48,7 +48,8 @@ export const HAS_MONEY_MESSAGE = 'This student has fee records and cannot be del
 const tags = ['students'];
 const security = [{ bearer: [] }];
 const idParams = z.object({ id: z.string() });
-const planLimitDto = z.object({ error: z.string(), upgradeRequired: z.boolean() });
+// also the answer of a role without students.edit (ruling 32): the error and the permission it lacks
+const planLimitDto = z.object({ error: z.string(), upgradeRequired: z.boolean().optional() }).passthrough();
 
 /** What the audit log keeps of a student: never the Aadhaar number, only its mask. */
 function auditView(s: StudentRow) {
@@ -84,6 +85,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: {
         tags,
         summary: 'Students in class order, section and roll number; filter by class, section, name or admission number',
@@ -127,6 +129,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/class-summary',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: {
         tags,
         summary: 'Active students per class and section, in class order (pickers, classes with student counts)',
@@ -146,6 +149,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/next-roll-number/:class/:section',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags,
         summary: 'The roll number the next student added to this class and section of the active session would get (allocates nothing)',
@@ -168,6 +172,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: { tags, summary: 'One student', security, params: idParams, response: { 200: studentDto, 404: errorDto } },
     },
     async (request) => studentOr404(schoolIdOf(request), request.params.id),
@@ -177,6 +182,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags,
         summary: 'Add a student; the roll number is allocated by the server per class, section and session',
@@ -229,6 +235,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags,
         summary: "Change a student's details, class, section or roll number",
@@ -321,7 +328,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     {
       onRequest: requireSchool,
       // revealing reads data; a school whose plan ended may still read its records (ruling 14)
-      config: { allowWhenExpired: true },
+      config: { permission: 'students.edit', allowWhenExpired: true },
       schema: {
         tags,
         summary: "Show a student's full Aadhaar number; every reveal is written to the audit log",
@@ -353,6 +360,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/:id',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.edit' },
       schema: {
         tags,
         summary: 'Delete a student who has no fee records (irreversible)',

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { BOARDS, DEFAULT_BOARD } from '../../../domain/boards';
+import { STAFF_ROLES } from '../../../domain/permissions';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -12,6 +13,8 @@ export const plans = pgTable('plans', {
   yearlyPricePaise: bigint('yearly_price_paise', { mode: 'number' }).notNull(),
   /** null: unlimited */
   studentLimit: integer('student_limit'),
+  /** school users (owner and staff, invited ones included) the plan allows; null: unlimited (ruling 32) */
+  userLimit: integer('user_limit'),
   features: jsonb('features').$type<string[]>().notNull(),
   recommended: boolean('recommended').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
@@ -91,7 +94,15 @@ export const users = pgTable(
     email: text('email').notNull(),
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** every person of a school is `school_admin` here; what they may do is `school_role` */
     role: text('role', { enum: ['school_admin', 'master_admin'] }).notNull(),
+    /** ruling 32: the registering administrator is the owner; invited staff carry their role; null for the master */
+    schoolRole: text('school_role', { enum: STAFF_ROLES }),
+    /** set when the owner or an administrator deactivates a staff member: no sign-in, sessions revoked */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
+    /** set for an invited staff member; the password is set from the mailed link */
+    invitedAt: timestamp('invited_at', { withTimezone: true }),
+    invitedBy: uuid('invited_by'),
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     hasSeenOnboarding: boolean('has_seen_onboarding').notNull().default(false),
     isFirstLogin: boolean('is_first_login').notNull().default(true),
@@ -136,7 +147,7 @@ export const userTokens = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id').notNull().references(() => users.id),
     schoolId: uuid('school_id').references(() => schools.id),
-    purpose: text('purpose', { enum: ['confirm_email', 'reset_password', 'change_email'] }).notNull(),
+    purpose: text('purpose', { enum: ['confirm_email', 'reset_password', 'change_email', 'invite'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
     /** change_email: the address that becomes the sign-in address once the link is opened */
     newEmail: text('new_email'),
