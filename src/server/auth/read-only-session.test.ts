@@ -41,6 +41,8 @@ const notSchoolRoutes = (method: string, path: string) =>
     'POST /api/auth/resend-confirmation',
     'POST /api/auth/forgot-password',
     'POST /api/auth/reset-password',
+    // an invitee setting a password from the mailed link (ruling 32) has no session yet
+    'POST /api/staff/accept-invite',
     'POST /api/payments/webhook',
     // providers' delivery reports of reminder messages, not a school's session
     'POST /api/messages/webhook/whatsapp',
