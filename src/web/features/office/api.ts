@@ -31,8 +31,9 @@ export function search(filters: Record<string, string | undefined>): string {
 const list = <T>(answer: T[] | Record<string, unknown>, key: string): T[] => (Array.isArray(answer) ? answer : ((answer[key] as T[] | undefined) ?? []));
 
 export const PATHS = {
-  myDay: '/api/closings/my-day',
-  closings: '/api/closings',
+  myDay: '/api/cash/day',
+  close: '/api/cash/closings',
+  closings: '/api/reports/cash-closings',
   cheques: '/api/cheques',
   cancellations: '/api/reports/cancellations',
 } as const;
@@ -60,7 +61,7 @@ function refreshOffice(queryClient: QueryClient) {
   return queryClient.invalidateQueries({
     predicate: (q) => {
       const key = q.queryKey[0];
-      return typeof key === 'string' && /^\/api\/(closings|cheques|reports|stats|receipts|students|fee|ledger)/.test(key);
+      return typeof key === 'string' && /^\/api\/(cash|cheques|reports|stats|receipts|students|fee|ledger)/.test(key);
     },
   });
 }
@@ -68,7 +69,7 @@ function refreshOffice(queryClient: QueryClient) {
 export function useCloseDay() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { date: string; counts: DenominationCounts; note: string }) => api.post<Closing>(PATHS.closings, input),
+    mutationFn: (input: { date: string; counts: DenominationCounts; note: string }) => api.post<Closing>(PATHS.close, input),
     onSuccess: () => refreshOffice(queryClient),
   });
 }
@@ -76,7 +77,7 @@ export function useCloseDay() {
 export function useAcknowledge() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<Closing>(`${PATHS.closings}/${id}/acknowledge`, {}),
+    mutationFn: (id: string) => api.post<Closing>(`${PATHS.close}/${id}/acknowledge`, {}),
     onSuccess: () => refreshOffice(queryClient),
   });
 }
