@@ -235,7 +235,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     const labels = await menu.getByRole('navigation', { name: 'Dashboard' }).locator('a, button').allTextContents();
     expect(labels).toEqual([
       'Students', 'Session Management', 'Fee Structure', 'Submit Monthly Fee', 'Submit Yearly Fee', 'Student Fee Status',
-      'Online Payments', 'Results', 'Reports', 'Expenses', 'Passouts', 'Settings',
+      'Online Payments', 'Results', 'Reports', 'Expenses', 'Passouts', 'Close the Day', 'Registers', 'Settings',
     ]);
     await soon(() => menu.getByRole('link', { name: 'Upgrade Instantly' }).isVisible()).toBe(true);
     await menu.getByRole('button', { name: 'Fee Structure' }).click();

@@ -139,6 +139,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/students/roster',
     {
       onRequest: requireSchool,
+      config: { permission: 'students.view' },
       schema: {
         tags,
         summary: 'One class and section in roll order, with only what the fee screens show (id, name, roll and admission number, father, fees)',

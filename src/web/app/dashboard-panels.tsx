@@ -41,6 +41,9 @@ const PANEL_LOADERS: Partial<Record<DashboardTabId, () => Promise<PanelModule>>>
     })),
   'online-payments': () => import('@/web/features/payment-links/online-payments-tab').then((m) => ({ default: () => <m.OnlinePaymentsTab /> })),
   passouts: () => import('@/web/features/passouts/passouts-tab').then((m) => ({ default: m.PassoutsTab })),
+  // the office's day (issue 15 items 4–6)
+  'close-day': () => import('@/web/features/office/close-day-tab').then((m) => ({ default: m.CloseDayTab })),
+  registers: () => import('@/web/features/office/registers-tab').then((m) => ({ default: m.RegistersTab })),
 };
 
 const loaded = new Map<string, Promise<PanelModule>>();

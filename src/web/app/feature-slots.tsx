@@ -50,4 +50,7 @@ export const SETTINGS_CARDS: ReadonlyArray<LazyExoticComponent<ComponentType>> =
   lazy(() => import('@/web/features/exports/export-card').then((m) => ({ default: m.ExportCard }))),
   // the monthly reminder schedule (ruling 35)
   lazy(() => import('@/web/features/reminders/schedule-card').then((m) => ({ default: m.ReminderScheduleCard }))),
+  // staff and the audit log (issue 15 items 1 and 3); each shows itself to Administrators only
+  lazy(() => import('@/web/features/staff/staff-card').then((m) => ({ default: m.StaffCard }))),
+  lazy(() => import('@/web/features/staff/audit-log-card').then((m) => ({ default: m.AuditLogCard }))),
 ];

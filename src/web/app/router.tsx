@@ -2,6 +2,8 @@ import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { ErrorScreen } from '@/web/components/error-boundary';
 import { preloadDashboardPanel } from './dashboard-panels';
 import { HomeRedirect, RedirectIfSignedIn, RequireRole } from './guards';
+import type { Permission } from './permissions';
+import { RequireCan } from './require-can';
 
 function RouteError() {
   return <ErrorScreen error={useRouteError()} />;
@@ -27,6 +29,9 @@ const dashboard = () => {
   return page(() => import('@/web/features/dashboard/dashboard-page'), 'DashboardPage')();
 };
 
+/** A school page only some roles may open (ruling 32): the others see "You don't have access". */
+const only = (capability: Permission) => ({ element: <RequireCan capability={capability}><Outlet /></RequireCan> });
+
 /** The route table of platform §2 and operations §2. */
 export const router = createBrowserRouter([
   {
@@ -48,6 +53,8 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', lazy: page(() => import('@/web/features/auth/forgot-password-page'), 'ForgotPasswordPage') },
       { path: '/reset-password', lazy: page(() => import('@/web/features/auth/reset-password-page'), 'ResetPasswordPage') },
       { path: '/confirm-email', lazy: page(() => import('@/web/features/auth/confirm-email-page'), 'ConfirmEmailPage') },
+      // a staff member's invitation (issue 15): set a password, then sign in
+      { path: '/accept-invite', lazy: page(() => import('@/web/features/staff/accept-invite-page'), 'AcceptInvitePage') },
       { path: '/confirm-email-change', lazy: page(() => import('@/web/features/auth/confirm-email-change-page'), 'ConfirmEmailChangePage') },
       {
         path: '/subscription-required/:schoolId?',
@@ -75,11 +82,19 @@ export const router = createBrowserRouter([
         children: [
           { path: '/school/dashboard', lazy: dashboard },
           { path: '/dashboard', lazy: dashboard },
-          { path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') },
           { path: '/school/settings', lazy: page(() => import('@/web/features/settings/settings-page'), 'SettingsPage') },
-          { path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') },
-          { path: '/school/reports/print', lazy: page(() => import('@/web/features/reports/report-print-page'), 'ReportPrintPage') },
           { path: '/school/receipts/:id/print', lazy: page(() => import('@/web/features/fees/receipt-print-page'), 'ReceiptPrintPage') },
+          // issue 15: pages of one role's reach
+          { ...only('results.view'), children: [{ path: '/school/results', lazy: page(() => import('@/web/features/results/results-page'), 'ResultsPage') }] },
+          { ...only('billing.manage'), children: [{ path: '/school/settings/billing', lazy: page(() => import('@/web/features/billing/billing-page'), 'BillingPage') }] },
+          { ...only('audit.view'), children: [{ path: '/school/settings/audit', lazy: page(() => import('@/web/features/staff/audit-log-page'), 'AuditLogPage') }] },
+          {
+            ...only('reports.view'),
+            children: [
+              { path: '/school/reports/print', lazy: page(() => import('@/web/features/reports/report-print-page'), 'ReportPrintPage') },
+              { path: '/school/registers/cancellations/print', lazy: page(() => import('@/web/features/office/cancellation-print-page'), 'CancellationPrintPage') },
+            ],
+          },
         ],
       },
       { path: '*', lazy: page(() => import('@/web/features/public/not-found-page'), 'NotFoundPage') },

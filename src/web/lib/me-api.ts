@@ -14,6 +14,10 @@ export interface User {
   isFirstLogin: boolean;
   createdAt: string;
   lastLoginAt: string | null;
+  /** the person's role in the school (ruling 32); absent on an older server: the owner */
+  schoolRole?: 'owner' | 'administrator' | 'accountant' | 'clerk' | 'teacher' | null;
+  /** the name receipts print as "Received by" */
+  name?: string | null;
 }
 
 export interface School {
@@ -48,6 +52,8 @@ export interface School {
 export interface Me {
   user: User;
   school: School | null;
+  /** the school role, when the server sends it beside the user rather than on it */
+  schoolRole?: User['schoolRole'];
 }
 
 export interface SessionAnswer extends Me {

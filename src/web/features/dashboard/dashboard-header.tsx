@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleHelpIcon, LogOutIcon, MenuIcon, SparklesIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { useCan } from '@/web/app/permissions';
 import type { School } from '@/web/features/auth/api';
 import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
@@ -29,6 +30,7 @@ export function SchoolBadges({ school }: { school: School }) {
 
 /** The dashboard header of operations §2: school, plan, trial or active-till, upgrade, theme, help, logout. */
 export function DashboardHeader({ school, onOpenMenu, onHelp, onLogout, loggingOut }: { school: School; onOpenMenu: () => void } & HeaderActions) {
+  const can = useCan();
   return (
     <header className="sticky top-0 z-40 border-b bg-card/95 backdrop-blur supports-[backdrop-filter]:bg-card/80">
       <div className="flex h-16 items-center gap-2 px-3 md:gap-3 md:px-6">
@@ -44,7 +46,7 @@ export function DashboardHeader({ school, onOpenMenu, onHelp, onLogout, loggingO
         <div className="hidden md:block">
           <SchoolBadges school={school} />
         </div>
-        <Button asChild size="sm" className="hidden md:inline-flex">
+        <Button asChild size="sm" className={can('billing.manage') ? 'hidden md:inline-flex' : 'hidden'}>
           <Link to={SUBSCRIPTION_PATH}>
             <SparklesIcon />
             {school.isExpired ? 'Renew Plan' : 'Upgrade Plan'}

@@ -2,6 +2,7 @@ import { ExternalLinkIcon } from 'lucide-react';
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import { DASHBOARD_NAV_BADGES } from '@/web/app/dashboard-panels';
+import { useCan } from '@/web/app/permissions';
 import { cn } from '@/web/lib/utils';
 import { DASHBOARD_TABS, type DashboardTab } from './tabs';
 
@@ -10,9 +11,10 @@ const itemClass =
 
 /** The tab list, shared by the desktop sidebar and the mobile slide-out menu. */
 export function DashboardNav({ activeId, onSelect, onNavigate }: { activeId: string; onSelect: (tab: DashboardTab) => void; onNavigate?: () => void }) {
+  const can = useCan();
   return (
     <nav aria-label="Dashboard" className="grid gap-1">
-      {DASHBOARD_TABS.map((tab) => {
+      {DASHBOARD_TABS.filter((tab) => !('capability' in tab) || can(tab.capability)).map((tab) => {
         const Icon = tab.icon;
         if ('href' in tab) {
           return (

@@ -1,7 +1,9 @@
 import { CircleHelpIcon, LogOutIcon, ReceiptIndianRupeeIcon, SparklesIcon } from 'lucide-react';
 import { Suspense, useCallback, useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { DASHBOARD_PANELS, FirstRunGuide } from '@/web/app/dashboard-panels';
+import { useCan } from '@/web/app/permissions';
+import { NoAccess } from '@/web/components/no-access';
 import { useSchoolSession, useSession } from '@/web/app/session';
 import { GuardAlert, type GuardMessage } from '@/web/components/guard-alert';
 import { toast } from '@/web/components/toaster';
@@ -10,7 +12,7 @@ import { Sheet, SheetContent, SheetTitle } from '@/web/components/ui/sheet';
 import { Spinner } from '@/web/components/ui/spinner';
 import { DashboardHeader, SchoolBadges } from './dashboard-header';
 import { DashboardNav } from './dashboard-nav';
-import { DEFAULT_TAB, findTab, type DashboardTab } from './tabs';
+import { DASHBOARD_TABS, DEFAULT_TAB, findTab, type DashboardTab } from './tabs';
 import { SetupChecklist } from './setup-checklist';
 import { TrialBanner } from './trial-banner';
 import { UnavailablePanel } from './unavailable-panel';
@@ -32,14 +34,19 @@ export function DashboardPage() {
   const [alert, setAlert] = useState<GuardMessage | null>(null);
   const [loggingOut, setLoggingOut] = useState(false);
   const guard = useTabGuard();
+  const can = useCan();
+  const allowed = (t: DashboardTab) => !t.capability || can(t.capability);
+  // a role's home is its first tab: the Students tab for the counter, Results for a teacher
+  const home: DashboardTab | undefined = allowed(findTab(DEFAULT_TAB)!) ? findTab(DEFAULT_TAB)! : DASHBOARD_TABS.find((t) => allowed(t) && t.id !== 'settings');
 
   const requested = findTab(params.get('tab'));
-  const tab = requested && !requested.href ? requested : findTab(DEFAULT_TAB)!;
+  const tab = requested && !requested.href ? requested : home && !home.href ? home : findTab(DEFAULT_TAB)!;
+  const forbidden = !allowed(tab);
 
   const goTo = useCallback((id: string, replace = false) => setParams({ tab: id }, { replace }), [setParams]);
 
   // A tab opened from the URL (reload, back, a link) is refused the same way as a click.
-  const refusal = guard.ready ? guard.refusal(tab) : null;
+  const refusal = guard.ready && !forbidden ? guard.refusal(tab) : null;
   useEffect(() => {
     if (!refusal) return;
     setAlert(refusal);
@@ -77,7 +84,8 @@ export function DashboardPage() {
   };
 
   const Panel = DASHBOARD_PANELS[tab.id as keyof typeof DASHBOARD_PANELS];
-  const waiting = Boolean(tab.requires?.length) && !guard.ready;
+  const waiting = Boolean(tab.requires?.length) && !guard.ready && !forbidden;
+  if (!requested && home?.href) return <Navigate to={home.href} replace />;
 
   return (
     <div className="min-h-dvh bg-background">
@@ -93,7 +101,9 @@ export function DashboardPage() {
               <FirstRunGuide />
             </Suspense>
             <SetupChecklist />
-            {waiting || refusal ? (
+            {forbidden ? (
+              <NoAccess back={false} />
+            ) : waiting || refusal ? (
               <div className="flex justify-center py-16">
                 <Spinner className="size-7" />
               </div>

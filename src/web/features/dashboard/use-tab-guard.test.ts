@@ -8,7 +8,7 @@ describe('dashboard tab guards (operations §2)', () => {
   it('keeps the tabs in the order of the documents (Online Payments, issue 13, sits with the fee screens)', () => {
     expect(DASHBOARD_TABS.map((t) => t.id)).toEqual([
       'students', 'academic-sessions', 'fee-structure', 'monthly-fees', 'yearly-fees', 'student-fee-status',
-      'online-payments', 'results', 'reports', 'expenses', 'passouts', 'settings',
+      'online-payments', 'results', 'reports', 'expenses', 'passouts', 'close-day', 'registers', 'settings',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { BanIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { useCan } from '@/web/app/permissions';
 import { ReceiptButtons } from '@/web/components/fees/receipt-actions';
 import { toast } from '@/web/components/toaster';
 import { Badge } from '@/web/components/ui/badge';
@@ -20,6 +21,8 @@ const REASON_REQUIRED = 'Please enter a reason for cancelling this receipt';
  */
 export function ReceiptHistory({ receipts, emptyText }: { receipts: Receipt[]; emptyText: string }) {
   const [cancelling, setCancelling] = useState<Receipt | null>(null);
+  // a Clerk collects and prints but never cancels (ruling 32)
+  const mayCancel = useCan()('receipts.cancel');
   if (receipts.length === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>;
   return (
     <>
@@ -38,7 +41,7 @@ export function ReceiptHistory({ receipts, emptyText }: { receipts: Receipt[]; e
                   <span className={cn('text-sm font-semibold tabular-nums', cancelled && 'line-through opacity-70')}>{rupees(r.total)}</span>
                   {cancelled ? <Badge variant="destructive">Cancelled</Badge> : null}
                   <span className="text-xs text-muted-foreground">
-                    {receiptDate(r.receivedAt)} · {paymentModeLabel(r)} · by {r.receivedBy}
+                    {receiptDate(r.receivedAt)} · {paymentModeLabel(r)} · Received by {r.receivedBy}
                   </span>
                 </div>
                 <p className={cn('text-xs text-muted-foreground', cancelled && 'line-through')}>
@@ -52,7 +55,7 @@ export function ReceiptHistory({ receipts, emptyText }: { receipts: Receipt[]; e
               </div>
               <div className="flex flex-wrap gap-2">
                 <ReceiptButtons receipt={r} />
-                {!cancelled ? (
+                {!cancelled && mayCancel ? (
                   <Button variant="outline" size="sm" className="text-destructive" aria-label={`Cancel receipt ${r.receiptNumber}`} onClick={() => setCancelling(r)}>
                     <BanIcon />
                     Cancel

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ListOrderedIcon, SaveIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { useCan } from '@/web/app/permissions';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
@@ -23,6 +24,7 @@ import type { ResultsSelection } from './use-selection';
 export function MarksEntryTab({ state }: { state: ResultsSelection }) {
   const { selection } = state;
   const queryClient = useQueryClient();
+  const manageSubjects = useCan()('results.manage');
   const query = useQuery(classResultsQuery(selection));
   const data = query.data;
   const dataKey = `${selection.academicSession}|${selection.className}|${selection.section}`;
@@ -114,10 +116,13 @@ export function MarksEntryTab({ state }: { state: ResultsSelection }) {
               ) : null}
               <span className="text-xs text-muted-foreground">{data.students.length} students · {subjects.length} subjects</span>
               <div className="ms-auto flex flex-wrap gap-2">
-                <Button variant="outline" onClick={() => setSubjectsOpen(true)} disabled={saving}>
-                  <ListOrderedIcon />
-                  Manage Subjects
-                </Button>
+                {/* a Teacher enters marks; the subjects of a class are the Administrator's (ruling 32) */}
+                {manageSubjects ? (
+                  <Button variant="outline" onClick={() => setSubjectsOpen(true)} disabled={saving}>
+                    <ListOrderedIcon />
+                    Manage Subjects
+                  </Button>
+                ) : null}
                 <Button onClick={save} disabled={saving}>
                   {saving ? <Spinner className="size-4 text-primary-foreground" label="Saving" /> : <SaveIcon />}
                   {saving ? 'Saving...' : changes > 0 ? 'Save Changes' : 'Save All Results'}

@@ -2,6 +2,7 @@ import { ArrowLeftIcon, ShieldCheckIcon, UserIcon, WalletIcon } from 'lucide-rea
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import { SETTINGS_CARDS } from '@/web/app/feature-slots';
+import { useCan } from '@/web/app/permissions';
 import { useSchoolSession } from '@/web/app/session';
 import { ThemeToggle } from '@/web/components/theme';
 import { Badge } from '@/web/components/ui/badge';
@@ -15,6 +16,8 @@ import { SchoolInfoCard } from './school-info-card';
 /** Account Settings (operations §2 /school/settings): four cards. */
 export function SettingsPage() {
   const { user, school } = useSchoolSession();
+  // every role keeps its own sign-in details; the school's settings are the Administrator's (ruling 32)
+  const admin = useCan()('settings.manage');
   return (
     <div className="min-h-dvh bg-background">
       <header className="sticky top-0 z-10 border-b bg-card/90 backdrop-blur">
@@ -45,7 +48,7 @@ export function SettingsPage() {
               <UserIcon className="size-5 text-primary" />
               Account Overview
             </CardTitle>
-            <Button variant="outline" size="sm" asChild className="self-start">
+            <Button variant="outline" size="sm" asChild className={admin ? 'self-start' : 'hidden'}>
               <Link to="/school/settings/billing">
                 <WalletIcon />
                 Billing &amp; invoices
@@ -69,14 +72,18 @@ export function SettingsPage() {
           <ChangePasswordCard />
           <ChangeEmailCard currentEmail={user.email} />
         </div>
-        <SchoolInfoCard school={school} />
-        <Suspense fallback={null}>
-          {SETTINGS_CARDS.map((Extra, i) => (
-            <Extra key={i} />
-          ))}
-        </Suspense>
-        {/* issue 13: administrators only (ruling 32); every school user is one until staff roles arrive */}
-        {user.role === 'school_admin' ? <OnlinePaymentsCard /> : null}
+        {admin ? (
+          <>
+            <SchoolInfoCard school={school} />
+            <Suspense fallback={null}>
+              {SETTINGS_CARDS.map((Extra, i) => (
+                <Extra key={i} />
+              ))}
+            </Suspense>
+            {/* issue 13: administrators only (ruling 32) */}
+            <OnlinePaymentsCard />
+          </>
+        ) : null}
       </main>
     </div>
   );
