@@ -42,6 +42,7 @@ const session = (sid: string, userId: string): CheckedSession => ({
   userId,
   email: 'a@school.test',
   role: 'school_admin',
+  schoolRole: 'owner',
   schoolId: 's1',
   sessionExpiresAt: new Date('2030-01-01'),
   school: null,
