@@ -113,11 +113,11 @@ describe.skipIf(skipReason())('staff and the office day (issue 15)', () => {
     await clerkPage.getByLabel('Number of ₹100').fill('4');
     await soon(() => clerkPage.getByTestId('counted-cash').textContent()).toBe(inr(1400));
     await soon(() => clerkPage.getByTestId('cash-difference').textContent()).toBe(`−${inr(100)} (short)`);
-    await clerkPage.getByRole('button', { name: 'Close the day' }).click();
+    await clerkPage.getByRole('button', { name: 'Close the day', exact: true }).click();
     await soon(() => clerkPage.getByText('Please say why the counted cash differs from the expected cash.').isVisible()).toBe(true);
     await clerkPage.getByLabel('Note').fill('Gave ₹100 change from the drawer');
-    await clerkPage.getByRole('button', { name: 'Close the day' }).click();
-    await clerkPage.getByRole('alertdialog').getByRole('button', { name: 'Close the day' }).click();
+    await clerkPage.getByRole('button', { name: 'Close the day', exact: true }).click();
+    await clerkPage.getByRole('alertdialog').getByRole('button', { name: 'Close the day', exact: true }).click();
     await soon(() => clerkPage.getByText('Day closed').isVisible()).toBe(true);
     expect(await clerkPage.getByText('Waiting for an accountant or administrator to acknowledge it.').isVisible()).toBe(true);
 
