@@ -84,11 +84,12 @@ describe('the cheque register (issue 15 item 5)', () => {
 
     const receipt = (await owner.api.get(`/api/receipts/${receiptId}`)).json();
     expect(receipt.status ?? receipt.receipt?.status).toBe('cancelled');
+    expect(receipt.cancelReason ?? receipt.receipt?.cancelReason).toBe('Cheque bounced: Insufficient funds');
     expect(await verifySchoolBalances(ctx.database.db, owner.schoolId)).toMatchObject({ differences: [] });
 
     const register = (await owner.api.get('/api/reports/cancellations?from=2025-11-01&to=2025-11-30')).json();
     expect(register.rows).toEqual([
-      expect.objectContaining({ receiptId, amount: '1500.00', paymentMode: 'cheque', cancelledBy: 'Meena Shah', collectedBy: 'Ravi Kumar', reason: 'Cheque bounced: Insufficient funds', bounced: true }),
+      expect.objectContaining({ receiptId, amount: '1500.00', paymentMode: 'cheque', cancelledBy: 'Meena Shah', collectedBy: 'Ravi Kumar', reason: 'Insufficient funds', bounced: true }),
     ]);
   });
 });

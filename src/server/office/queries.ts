@@ -52,13 +52,16 @@ export async function listCheques(
   }));
 }
 
-/** The cancellation register: cancelled receipts of a range of cancellation days, oldest first. */
+/**
+ * The cancellation register: cancelled receipts of a range of cancellation days, oldest first. A
+ * bounced cheque's row gives the bounce reason alone: `bounced` already says it was a bounce.
+ */
 export async function listCancellations(db: Db, { schoolId, from, to }: { schoolId: string; from: string; to: string }): Promise<CancellationRow[]> {
   const cancelDay = sql.raw(`(r.cancelled_at at time zone 'Asia/Kolkata')::date`);
   const result = await db.execute(sql`
     select r.id, r.receipt_number, ${receiptDay}::text as receipt_date, r.student_name, r.class_name, r.section,
       r.total_paise::text as total, r.payment_mode, r.cancelled_at, coalesce(u.username, '') as cancelled_by,
-      coalesce(r.cancel_reason, '') as reason, r.received_by, (c.status = 'bounced') as bounced
+      coalesce(c.bounce_reason, r.cancel_reason, '') as reason, r.received_by, (c.status = 'bounced') as bounced
     from receipts r
     left join users u on u.id = r.cancelled_by
     left join cheques c on c.receipt_id = r.id and c.school_id = r.school_id
