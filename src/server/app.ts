@@ -54,6 +54,8 @@ import { exportRoutes } from './exports/routes';
 import { onboardingRoutes } from './onboarding/routes';
 import { staffRoutes } from './staff/routes';
 import { cashRoutes } from './cash/routes';
+import { officeRoutes } from './office/routes';
+import { auditRoutes } from './staff/audit-routes';
 import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
@@ -277,6 +279,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(onboardingRoutes);
   await app.register(staffRoutes);
   await app.register(cashRoutes);
+  await app.register(officeRoutes);
+  await app.register(auditRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
 

@@ -53,6 +53,10 @@ describe('the office day: a clerk collects and closes, the accountant acknowledg
     const report = (await owner.api.get('/api/reports/cash-closings?from=2025-11-01&to=2025-11-30')).json();
     expect(report.byUser).toEqual([{ userId: clerk.id, userName: 'Ravi Kumar', counted: '1450.00', expected: '1500.00', difference: '-50.00', closings: 1 }]);
     expect(report.byDay[0]).toMatchObject({ date: '2025-11-15', difference: '-50.00' });
+    const xlsx = await owner.api.get('/api/reports/cash-closings.xlsx?from=2025-11-01&to=2025-11-30');
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    expect((await clerk.api.get('/api/reports/cash-closings.xlsx?from=2025-11-01&to=2025-11-30')).statusCode).toBe(403);
     const dayBook = (await owner.api.get('/api/reports/day-book?date=2025-11-15')).json();
     const receiptsTable = dayBook.tables.find((t: { title: string }) => t.title === 'Receipts');
     expect(receiptsTable.rows.map((r: { collectedBy: string }) => r.collectedBy)).toEqual(['Ravi Kumar', 'Ravi Kumar']);

@@ -10,6 +10,7 @@ import { cashClosings, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { sendTable } from '../lib/xlsx-table';
 import { collectionsDto, closingSums, dayCollections, listClosings } from './queries';
 
 const tags = ['cash closing'];
@@ -141,6 +142,35 @@ export async function cashRoutes(fastify: FastifyInstance): Promise<void> {
       const { from, to, userId } = request.query;
       const closings = await listClosings(db, { schoolId, from, to, userId });
       return { from, to, closings, ...closingSums(closings) };
+    },
+  );
+
+  app.get(
+    '/api/reports/cash-closings.xlsx',
+    {
+      onRequest: requireSchool,
+      config: { permission: 'reports.view' },
+      schema: { tags, summary: 'The closings of a date range as an Excel workbook, one row per closing', security, querystring: closingsQuerySchema },
+    },
+    async (request, reply) => {
+      const { from, to, userId } = request.query;
+      const closings = await listClosings(db, { schoolId: schoolIdOf(request), from, to, userId });
+      return sendTable(
+        reply,
+        'xlsx',
+        `closings-${from}-${to}`,
+        `Cash closings ${from} to ${to}`,
+        [
+          { header: 'Date', width: 12 },
+          { header: 'Collector', width: 22 },
+          { header: 'Expected cash', width: 14, money: true },
+          { header: 'Counted cash', width: 14, money: true },
+          { header: 'Difference', width: 12, money: true },
+          { header: 'Note', width: 34 },
+          { header: 'Acknowledged by', width: 22 },
+        ],
+        closings.map((c) => [c.date, c.userName, c.expectedCash, c.countedCash, c.difference, c.note, c.acknowledgedByName ?? '']),
+      );
     },
   );
 }

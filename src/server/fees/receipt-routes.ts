@@ -1,25 +1,16 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cancelReceiptSchema, isBalanceHead } from '../../domain/ledger';
+import { cancelReceiptSchema } from '../../domain/ledger';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { receipts } from '../db/schema';
-import { audit } from '../lib/audit';
-import { conflict, forbidden, notFound } from '../lib/errors';
-import { CLOSING_MESSAGES } from '../../domain/cash-closing';
-import { can } from '../../domain/permissions';
-import { isDayClosed } from '../cash/queries';
+import { notFound } from '../lib/errors';
 import { sendPdf } from '../lib/pdf';
-import { addBackToCarried, closedAccounts, closedSessionsTouched } from './balances';
+import { cancelReceiptInTx } from './cancel';
 import { money, receiptDto, toReceiptDto } from './dto';
 import { loadReceiptDocument, receiptLogo } from './receipt-document';
-import { lockStudentLedger } from './locks';
 import { findReceipt, findStudentOr404, listReceipts } from './queries';
 import { receiptPdf } from './receipt-pdf';
-import { formatReceiptDate } from './receipt-text';
-import { refreshBalances } from '../balances/refresh';
 
 const idParams = z.object({ id: z.string() });
 
@@ -128,43 +119,7 @@ export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {
       const { reason } = request.body;
       const found = await findReceipt(db, { schoolId, id: request.params.id });
       if (!found) throw notFound('Receipt not found');
-      const cancelled = await db.transaction(async (tx) => {
-        await lockStudentLedger(tx, { schoolId, studentId: found.receipt.studentId });
-        const fresh = (await findReceipt(tx, { schoolId, id: found.receipt.id }))!;
-        if (fresh.receipt.status === 'cancelled') {
-          throw conflict(
-            `Receipt ${fresh.receipt.receiptNumber} was already cancelled on ${formatReceiptDate(fresh.receipt.cancelledAt!.toISOString())}.`,
-          );
-        }
-        // a closed day's receipts are the closing's figures: only an Accountant or Administrator reopens one (issue 15)
-        const role = request.auth?.schoolRole ?? 'owner';
-        if (!can(role, 'cash.acknowledge') && (await isDayClosed(tx, { schoolId, userId: fresh.receipt.receivedByUserId, at: fresh.receipt.receivedAt }))) {
-          throw forbidden(CLOSING_MESSAGES.closedDayCancel, { closedDay: true });
-        }
-        const student = await findStudentOr404(tx, { schoolId, studentId: fresh.receipt.studentId });
-        const sessionIds = [...new Set(fresh.lines.filter((l) => !isBalanceHead(l.head)).map((l) => l.sessionId))];
-        const closed = await closedSessionsTouched(tx, { schoolId, studentId: student.id, sessionIds });
-        const before = await closedAccounts(tx, { schoolId, student, rows: closed });
-        await tx
-          .update(receipts)
-          .set({ status: 'cancelled', cancelledAt: now, cancelledBy: request.auth?.userId ?? null, cancelReason: reason })
-          .where(and(eq(receipts.schoolId, schoolId), eq(receipts.id, fresh.receipt.id)));
-        const after = await closedAccounts(tx, { schoolId, student, rows: closed });
-        const putBack = [];
-        for (const row of closed) {
-          const added = await addBackToCarried(tx, { row, before: before.get(row.id)!, after: after.get(row.id)!, at: now });
-          if (added.monthly || added.yearly) putBack.push({ previousBalanceId: row.id, academicYear: row.academicYear, ...added });
-        }
-        await refreshBalances(tx, { schoolId, studentIds: [student.id] });
-        await audit(tx, request, {
-          action: 'receipt.cancel',
-          entity: 'receipt',
-          entityId: fresh.receipt.id,
-          before: { receiptNumber: fresh.receipt.receiptNumber, status: 'live', totalPaise: Number(fresh.receipt.totalPaise) },
-          after: { status: 'cancelled', reason, cancelledAt: now.toISOString(), carriedBalancesPutBack: putBack },
-        });
-        return (await findReceipt(tx, { schoolId, id: fresh.receipt.id }))!;
-      });
+      const cancelled = await db.transaction((tx) => cancelReceiptInTx(tx, request, { schoolId, found, reason, now }));
       return { message: `Receipt ${cancelled.receipt.receiptNumber} has been cancelled.`, receipt: toReceiptDto(cancelled) };
     },
   );
