@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
+import { extractText, getDocumentProxy } from 'unpdf';
 
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
@@ -108,5 +109,22 @@ describe('a concession from its start month', () => {
     const list = (await school.api.get(`/api/concessions?studentId=${studentId}`)).json();
     expect(list.map((c: { type: { name: string }; status: string }) => `${c.type.name}: ${c.status}`).sort()).toEqual(['RTE: rejected', 'Sibling: approved']);
     expect((await other.api.get(`/api/concessions?studentId=${studentId}`)).json()).toEqual([]);
+  });
+});
+
+describe('year-end statements', () => {
+  it('print one page per student with dues, concessions, fines, payments and balance, single and for a class', async () => {
+    const one = await school.api.get(`/api/students/${studentId}/statement.pdf?academicYear=2025-2026`);
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-type']).toContain('application/pdf');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(one.rawPayload)), { mergePages: true });
+    expect(text).toContain('Fee statement for the 2025-2026 session');
+    expect(text).toContain('Ishaan Mir');
+    expect(text).toContain('Tuition Fee');
+    expect(text).toContain('Balance for the session');
+    const all = await school.api.get('/api/statements.pdf?academicYear=2025-2026&className=Class%205');
+    expect(all.statusCode).toBe(200);
+    expect((await school.api.get('/api/statements.pdf?academicYear=2025-2026&className=Class%209')).statusCode).toBe(404);
+    expect((await other.api.get(`/api/students/${studentId}/statement.pdf`)).statusCode).toBe(404);
   });
 });
