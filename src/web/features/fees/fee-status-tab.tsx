@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
-import { FeeStatusPanels, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
+import { FeeStatusPanels, FeeStatusQueue, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -57,6 +57,9 @@ function StatusScreen() {
           <FeeStatusTools />
         </Suspense>
       </div>
+      <Suspense fallback={null}>
+        <FeeStatusQueue />
+      </Suspense>
       <Card>
         <CardContent className="pt-5 sm:pt-6">
           <StudentPicker state={state} idPrefix="status" />

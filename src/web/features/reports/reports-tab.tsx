@@ -12,8 +12,9 @@ import {
   TriangleAlertIcon,
   type LucideIcon,
 } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { REPORT_TITLES, type ReportKind } from '@/domain/report-document';
+import { ReportsExtraCards } from '@/web/app/feature-slots';
 import { indiaDate } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
@@ -125,6 +126,9 @@ export function ReportsTab() {
             Excel
           </Button>
         </ReportCard>
+        <Suspense fallback={null}>
+          <ReportsExtraCards />
+        </Suspense>
       </div>
 
       <div className="grid gap-3">

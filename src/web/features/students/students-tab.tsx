@@ -1,5 +1,6 @@
 import { PlusIcon, UploadIcon } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
+import { ClassListActions } from '@/web/app/feature-slots';
 import { Button } from '@/web/components/ui/button';
 import type { Student } from './api';
 import { AddStudentDialog } from './add-student-dialog';
@@ -36,6 +37,9 @@ export function StudentsTab() {
         </div>
       </div>
       <StudentLookup selection={selection} onSelectionChange={setSelection} onAddStudent={() => setAdding(true)} onBulkImport={() => setImporting(true)} />
+      <Suspense fallback={null}>
+        <ClassListActions className={selection.className} section={selection.section} />
+      </Suspense>
       <AddStudentDialog open={adding} onOpenChange={setAdding} onAdded={show} />
       <BulkImportDialog open={importing} onOpenChange={setImporting} />
     </section>
