@@ -51,10 +51,10 @@ const qs = (params: Record<string, string | undefined>) =>
   new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1]))).toString();
 
 export const policyApi = {
-  types: () => api.get<{ types: ConcessionType[] }>('/api/concession-types'),
+  types: () => api.get<ConcessionType[]>('/api/concession-types'),
   addType: (body: Pick<ConcessionType, 'name' | 'kind' | 'value' | 'heads'>) => api.post<ConcessionType>('/api/concession-types', body),
   concessions: (filter: { status?: ConcessionStatus; studentId?: string; academicYear?: string }) =>
-    api.get<{ concessions: Concession[] }>(`/api/concessions?${qs(filter)}`),
+    api.get<Concession[]>(`/api/concessions?${qs(filter)}`),
   request: (body: { studentId: string; typeId: string; academicYear: string; fromMonth: string; toMonth?: string | null; reason: string }) =>
     api.post<Concession>('/api/concessions', body),
   approve: (id: string, reason?: string) => api.post<Concession>(`/api/concessions/${enc(id)}/approve`, { reason }),
@@ -62,7 +62,7 @@ export const policyApi = {
   fineRule: () => api.get<LateFineRule>('/api/fee-rules/late-fine'),
   saveFineRule: (body: LateFineRule) => api.put<LateFineRule>('/api/fee-rules/late-fine', body),
   requestWaiver: (body: { studentId: string; academicYear: string; instalment: string; reason: string }) => api.post<Waiver>('/api/fine-waivers', body),
-  waivers: (status: ConcessionStatus) => api.get<{ waivers: Waiver[] }>(`/api/fine-waivers?${qs({ status })}`),
+  waivers: (status: ConcessionStatus) => api.get<Waiver[]>(`/api/fine-waivers?${qs({ status })}`),
   approveWaiver: (id: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/approve`, {}),
   rejectWaiver: (id: string, reason: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/reject`, { reason }),
   instalments: (studentId: string, academicYear: string) =>
@@ -91,7 +91,7 @@ export const queueQuery = queryOptions({
   queryKey: ['policy-queue'],
   queryFn: async () => {
     const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers('requested')]);
-    return { concessions: concessions.concessions, waivers: waivers.waivers };
+    return { concessions, waivers };
   },
 });
 export const studentConcessionsQuery = (studentId: string, academicYear: string) =>

@@ -44,7 +44,7 @@ function RequestForm({ student, academicYear, onClose }: { student: { id: string
   const session = sessions.data?.find((s) => s.sessionName === year);
   const months = useMemo(() => (session ? sessionMonths(session.startDate, session.endDate) : []), [session]);
   const from = fromMonth || months[0]?.key || '';
-  const active = types.data?.types.filter((t) => t.active !== false) ?? [];
+  const active = types.data?.filter((t) => t.active !== false) ?? [];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -27,9 +27,9 @@ export function ConcessionTypesCard() {
         <CardDescription>{texts.typesDescription}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
-        {types.data && types.data.types.length > 0 ? (
+        {types.data && types.data.length > 0 ? (
           <ul className="grid gap-2" aria-label={texts.typesTitle}>
-            {types.data.types.map((t) => (
+            {types.data.map((t) => (
               <li key={t.id} className="flex flex-wrap items-baseline justify-between gap-x-3 rounded-md border px-3 py-2 text-sm">
                 <span className="font-medium">{t.name}</span>
                 <span className="text-muted-foreground">{t.description || texts.typeSummary(t.kind, t.kind === 'percent' ? t.value : rupees(t.value), headList(t.heads))}</span>

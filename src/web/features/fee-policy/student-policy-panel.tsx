@@ -91,7 +91,7 @@ function FineCard({ studentId, academicYear }: { studentId: string; academicYear
 function ConcessionsCard({ student, academicYear }: { student: { id: string; name: string }; academicYear: string }) {
   const list = useQuery(studentConcessionsQuery(student.id, academicYear));
   const [open, setOpen] = useState(false);
-  const items = list.data?.concessions ?? [];
+  const items = list.data ?? [];
   return (
     <Card role="region" aria-label={texts.studentConcessions} data-testid="student-concessions">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-2 pb-3">
