@@ -494,3 +494,17 @@ export function overpaymentMessage(claim: FeeClaim & { due: HeadDue }, sessionNa
   }
   return `${what}: only ${formatINR(due.remaining)} is still due (${formatINR(due.received)} received of ${formatINR(due.due)}); ${formatINR(claim.amount)} is more than that.`;
 }
+
+/** What each approved concession takes off the session (annual horizon), by concession id. */
+export function grantsByConcession(account: SessionAccount): Map<string, Paise> {
+  const out = new Map<string, Paise>();
+  const add = (h: HeadPosition) => {
+    for (const g of h.grants) out.set(g.concessionId, p((out.get(g.concessionId) ?? 0) + g.amount));
+  };
+  for (const m of account.months) {
+    add(m.tuition);
+    add(m.bus);
+  }
+  for (const y of account.yearly) add(y);
+  return out;
+}

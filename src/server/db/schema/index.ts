@@ -11,3 +11,4 @@ export * from './messages';
 export * from './online';
 export * from './exports';
 export * from './billing';
+export * from './policy';

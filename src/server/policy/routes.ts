@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import { concessionRoutes } from './concession-routes';
+
+/** Fee policy (issue 16): concessions, late fines, instalment plans, the Tally export. See docs/api/fee-policy.md. */
+export async function feePolicyRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(concessionRoutes);
+}
