@@ -207,6 +207,9 @@ function MonthCards({ data }: { data: FeeStatus }) {
               <Line label="Tuition" value={rupees(m.tuition.paid)} of={rupees(m.tuition.expected)} />
               <Line label="Bus" value={rupees(m.bus.paid)} of={rupees(m.bus.expected)} />
               {!isZero(m.discount) ? <Line label="Discount" value={rupees(m.discount)} /> : null}
+              {[...m.tuition.grants, ...m.bus.grants].map((g, i) => (
+                <Line key={i} label={`Concession: ${g.name}`} value={`−${rupees(g.amount)}`} />
+              ))}
               {!isZero(m.outstanding) && m.due ? <Line label="Outstanding" value={rupees(m.outstanding)} tone="warn" /> : null}
             </li>
           ))}
@@ -230,7 +233,10 @@ function YearlyCard({ data }: { data: FeeStatus }) {
           <div key={h.head} className="flex items-center justify-between gap-2">
             <span>{h.label}</span>
             <span className="flex items-center gap-2">
-              <span className="tabular-nums text-muted-foreground">{h.status === 'not_applicable' ? '—' : `${rupees(h.paid)} / ${rupees(h.expected)}`}</span>
+              <span className="tabular-nums text-muted-foreground">
+                {h.status === 'not_applicable' ? '—' : `${rupees(h.paid)} / ${rupees(h.expected)}`}
+                {h.grants.map((g) => ` · Concession: ${g.name} −${rupees(g.amount)}`).join('')}
+              </span>
               <Badge variant={h.status === 'paid' ? 'success' : h.status === 'pending' ? 'warning' : 'secondary'}>
                 {h.status === 'paid' ? 'Paid' : h.status === 'pending' ? 'Pending' : 'Not applicable'}
               </Badge>
