@@ -20,7 +20,7 @@ import { isLive } from '../reports/sql';
  *
  * Both builders end in a CTE `pos`, one row per student, with: id, name, status, parent_phone,
  * mobile_number, fees_from_month, class_name, section, roll_number, session_id, session_name, first_key,
- * last_key, due_key, start_key (the first month monthly fees are due: the session's, or the student's
+ * last_key, due_key, m_granted and y_granted (approved concessions on unrecorded due months and on yearly heads), start_key (the first month monthly fees are due: the session's, or the student's
  * fees-from month when later), due_months (start_key … due_key), tuition, bus, yearly_total, yearly_due, closed, t_due_paid, b_due_paid, t_mask and
  * b_mask (bit k set: month k of the session recorded for tuition / bus),
  * received (every live line of the session but previous-balance payments), monthly_owed,
@@ -88,9 +88,74 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
     ${ledgerCtes(schoolId, asOfMonth, true)}`;
 }
 
+const grantOf = (due: SQL) => sql`least(${due}, sum(case when cm.kind = 'percent' then floor((${due} * cm.value + 5000) / 10000) else cm.value end))`;
+
+/**
+ * Approved concessions (issue 16, decision 0047), as `concessionShares` in src/domain/concessions.ts:
+ * per head and month, the shares of the concessions covering it add up, never beyond its due; a
+ * head and month listed in `excluded` is untouched. Only what the concessions take off months still
+ * unrecorded changes a monthly balance (a recorded month is settled either way, ruling 6), and a
+ * yearly head owes its due less concessions less what was received.
+ */
+function concessionCtes(schoolId: string): SQL {
+  return sql`
+    cm as (
+      select c.student_id, h.head, c.from_month, c.to_month, c.excluded, t.kind, t.value::bigint as value
+      from concessions c
+      join concession_types t on t.id = c.type_id
+      join placed p on p.id = c.student_id and p.session_id = c.session_id
+      cross join lateral jsonb_array_elements_text(t.heads) as h(head)
+      where c.school_id = ${schoolId} and c.status = 'approved'
+    ),
+    ygrant as (
+      select x.student_id,
+             sum(x.g) filter (where x.head = 'admission') as g_admission,
+             sum(x.g) filter (where x.head = 'exam') as g_exam,
+             sum(x.g) filter (where x.head = 'books') as g_books,
+             sum(x.g) filter (where x.head = 'uniform') as g_uniform,
+             sum(x.g) filter (where x.head = 'misc') as g_misc
+      from (
+        select cm.student_id, cm.head, ${grantOf(sql`y.due`)} as g
+        from cm
+        join placed p on p.id = cm.student_id
+        left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
+        cross join lateral (select (case cm.head when 'admission' then fs.yearly_fee_paise when 'exam' then fs.exam_fee_paise
+                                     when 'books' then fs.books_fee_paise when 'uniform' then fs.uniform_fee_paise
+                                     when 'misc' then fs.misc_fee_paise end)::bigint as due) y
+        where cm.head not in ('tuition', 'bus') and coalesce(y.due, 0) > 0 and not (cm.excluded ? cm.head)
+        group by cm.student_id, cm.head, y.due
+      ) x
+      group by x.student_id
+    ),
+    mgrant as (
+      select x.student_id, sum(x.g) as granted
+      from (
+        select cm.student_id, cm.head, m.mkey, ${grantOf(sql`m.due`)} as g
+        from cm
+        join placed p on p.id = cm.student_id
+        left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
+        cross join lateral (
+          select to_char(gs, 'YYYY-MM') as mkey, (case cm.head when 'tuition' then coalesce(fs.monthly_tuition_fee_paise, 0) else p.bus end)::bigint as due
+          from generate_series(
+            to_date(greatest(cm.from_month, p.first_key, coalesce(p.fees_from_month, p.first_key)), 'YYYY-MM'),
+            to_date(least(coalesce(cm.to_month, p.due_key), p.due_key), 'YYYY-MM'),
+            interval '1 month') gs
+        ) m
+        where cm.head in ('tuition', 'bus') and m.due > 0 and not (cm.excluded ? (cm.head || ':' || m.mkey))
+          -- a recorded month is settled whatever it was short (ruling 6): only unrecorded months owe less
+          and not exists (
+            select 1 from receipt_lines l join receipts r on r.id = l.receipt_id and r.status = 'live'
+            where l.school_id = ${schoolId} and l.student_id = cm.student_id and l.session_id = p.session_id
+              and l.head = cm.head and l.period = m.mkey)
+        group by cm.student_id, cm.head, m.mkey, m.due
+      ) x
+      group by x.student_id
+    )`;
+}
+
 /** paid, carried, base and pos over `placed`. */
 function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: boolean): SQL {
-  const monthlyOwed = sql`b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid)`;
+  const monthlyOwed = sql`b.tuition * (b.due_months - b.t_due_paid) + b.bus * (b.due_months - b.b_due_paid) - b.m_granted`;
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
   return sql`
     paid as (
@@ -144,6 +209,7 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
     carried as (
       select student_id, sum(remaining) as remaining from carried_parts group by student_id
     ),
+    ${concessionCtes(schoolId)},
     base as (
       select p.*,
              -- monthly fees run from the session's first month, or the student's fees-from month when later
@@ -154,22 +220,26 @@ function ledgerCtes(schoolId: string, asOfMonth: string, closedCountsInSession: 
              (coalesce(fs.yearly_fee_paise, 0) + coalesce(fs.exam_fee_paise, 0) + coalesce(fs.books_fee_paise, 0)
                + coalesce(fs.uniform_fee_paise, 0) + coalesce(fs.misc_fee_paise, 0))::bigint as yearly_total,
              case when p.first_key is not null and p.first_key <= p.due_key then
-               greatest(coalesce(fs.yearly_fee_paise, 0) - coalesce(pd.p_admission, 0), 0)
-               + greatest(coalesce(fs.exam_fee_paise, 0) - coalesce(pd.p_exam, 0), 0)
-               + greatest(coalesce(fs.books_fee_paise, 0) - coalesce(pd.p_books, 0), 0)
-               + greatest(coalesce(fs.uniform_fee_paise, 0) - coalesce(pd.p_uniform, 0), 0)
-               + greatest(coalesce(fs.misc_fee_paise, 0) - coalesce(pd.p_misc, 0), 0)
+               greatest(coalesce(fs.yearly_fee_paise, 0) - coalesce(yg.g_admission, 0) - coalesce(pd.p_admission, 0), 0)
+               + greatest(coalesce(fs.exam_fee_paise, 0) - coalesce(yg.g_exam, 0) - coalesce(pd.p_exam, 0), 0)
+               + greatest(coalesce(fs.books_fee_paise, 0) - coalesce(yg.g_books, 0) - coalesce(pd.p_books, 0), 0)
+               + greatest(coalesce(fs.uniform_fee_paise, 0) - coalesce(yg.g_uniform, 0) - coalesce(pd.p_uniform, 0), 0)
+               + greatest(coalesce(fs.misc_fee_paise, 0) - coalesce(yg.g_misc, 0) - coalesce(pd.p_misc, 0), 0)
              else 0 end as yearly_due,
              coalesce(pd.t_due_paid, 0) as t_due_paid,
              coalesce(pd.b_due_paid, 0) as b_due_paid,
              coalesce(pd.t_mask, 0) as t_mask,
              coalesce(pd.b_mask, 0) as b_mask,
              coalesce(pd.received, 0) as received,
-             coalesce(c.remaining, 0) as carried_owed
+             coalesce(c.remaining, 0) as carried_owed,
+             coalesce(mg.granted, 0) as m_granted,
+             coalesce(yg.g_admission, 0) + coalesce(yg.g_exam, 0) + coalesce(yg.g_books, 0) + coalesce(yg.g_uniform, 0) + coalesce(yg.g_misc, 0) as y_granted
       from placed p
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
       left join paid pd on pd.student_id = p.id
       left join carried c on c.student_id = p.id
+      left join ygrant yg on yg.student_id = p.id
+      left join mgrant mg on mg.student_id = p.id
     ),
     pos as (
       select b.*,
