@@ -90,7 +90,8 @@ export const plansQuery = queryOptions({ queryKey: ['instalment-plans'], queryFn
 export const queueQuery = queryOptions({
   queryKey: ['policy-queue'],
   queryFn: async () => {
-    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers('requested')]);
+    // a user who may not decide waivers (or a server without them) still sees the concessions
+    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers('requested').catch(() => [] as Waiver[])]);
     return { concessions, waivers };
   },
 });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlarmClockIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { DEFAULT_LATE_FINE_RULE, lateFineRuleToDto } from '@/domain/fines';
 import { checkLineAmount } from '@/domain/ledger';
 import { toast } from '@/web/components/toaster';
 import { AmountInput } from '@/web/components/ui/amount-input';
@@ -10,6 +11,7 @@ import { Checkbox } from '@/web/components/ui/checkbox';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
 import { serverMessage } from '@/web/lib/form-errors';
+import { ApiError } from '@/web/lib/request';
 import { fineRuleQuery, useSaveFineRule, type FineMode, type LateFineRule } from './api';
 import { FineExample } from './fine-example';
 import { HeadPicker } from './head-picker';
@@ -27,7 +29,11 @@ export function LateFineCard() {
         </CardTitle>
         <CardDescription>{texts.fineDescription}</CardDescription>
       </CardHeader>
-      <CardContent>{rule.data ? <FineForm key={JSON.stringify(rule.data)} saved={rule.data} /> : null}</CardContent>
+      <CardContent>
+        {rule.data ? <FineForm key={JSON.stringify(rule.data)} saved={rule.data} /> : null}
+        {/* no rule saved yet answers 404 on older servers: start from the domain's default (fines off) */}
+        {rule.error instanceof ApiError && rule.error.status === 404 ? <FineForm saved={lateFineRuleToDto(DEFAULT_LATE_FINE_RULE)} /> : null}
+      </CardContent>
     </Card>
   );
 }
