@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { FineSummaryDto, FineWaiverStatus } from '@/domain/fines';
+import type { FineSummaryDto } from '@/domain/fines';
 import { api } from './request';
 
 /**
@@ -7,13 +7,10 @@ import { api } from './request';
  * show it, and they must show the same figure. Keyed by its path under /api/students, so a payment
  * (refreshLedger) loads it again.
  */
-export type StudentFine = FineSummaryDto & {
-  /** waivers asked for this session, so a screen shows "waiting for approval" instead of asking twice */
-  waivers?: Array<{ id: string; instalment: string; status: FineWaiverStatus; reason: string }>;
-};
+export type StudentFine = FineSummaryDto;
 
 export const finePath = (studentId: string, academicYear?: string) =>
-  `/api/students/${encodeURIComponent(studentId)}/fine${academicYear ? `?${new URLSearchParams({ academicYear })}` : ''}`;
+  `/api/students/${encodeURIComponent(studentId)}/late-fine${academicYear ? `?${new URLSearchParams({ academicYear })}` : ''}`;
 
 export const fineQuery = (studentId: string, academicYear?: string) =>
   queryOptions({ queryKey: [finePath(studentId, academicYear)], queryFn: () => api.get<StudentFine>(finePath(studentId, academicYear)), staleTime: 0 });

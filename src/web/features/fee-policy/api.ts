@@ -6,7 +6,7 @@ import type { instalmentDto, instalmentPlanDto, PlanKind } from '@/domain/instal
 import type { tallyMappingDto } from '@/domain/tally';
 import { fineQuery, type StudentFine } from '@/web/lib/fine-api';
 import { refreshLedger } from '@/web/lib/ledger-api';
-import { api } from '@/web/lib/request';
+import { api, ApiError } from '@/web/lib/request';
 
 /**
  * Wire shapes of the fee policy API (issue 16, docs/api/fee-policy.md); amounts are rupee strings,
@@ -31,14 +31,16 @@ export interface Waiver {
   id: string;
   studentId: string;
   studentName: string;
-  className: string;
-  academicYear: string;
+  /** the month ("2026-04") or instalment whose fine is waived */
   instalment: string;
-  amount: string;
-  reason: string;
   status: ConcessionStatus;
-  requestedBy: string | null;
+  statusLabel: string;
+  reason: string;
+  decisionReason: string | null;
+  /** fixed when approved */
+  amount: string | null;
   requestedAt: string;
+  decidedAt: string | null;
 }
 
 export type Instalment = z.infer<typeof instalmentDto>;
@@ -62,7 +64,7 @@ export const policyApi = {
   fineRule: () => api.get<LateFineRule>('/api/fee-rules/late-fine'),
   saveFineRule: (body: LateFineRule) => api.put<LateFineRule>('/api/fee-rules/late-fine', body),
   requestWaiver: (body: { studentId: string; academicYear: string; instalment: string; reason: string }) => api.post<Waiver>('/api/fine-waivers', body),
-  waivers: (status: ConcessionStatus) => api.get<Waiver[]>(`/api/fine-waivers?${qs({ status })}`),
+  waivers: (studentId?: string) => api.get<Waiver[]>(`/api/fine-waivers?${qs({ studentId })}`),
   approveWaiver: (id: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/approve`, {}),
   rejectWaiver: (id: string, reason: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/reject`, { reason }),
   instalments: (studentId: string, academicYear: string) =>
@@ -86,18 +88,24 @@ export const paths = {
 export const typesQuery = queryOptions({ queryKey: ['concession-types'], queryFn: policyApi.types });
 export const fineRuleQuery = queryOptions({ queryKey: ['late-fine-rule'], queryFn: policyApi.fineRule });
 export const tallyMappingQuery = queryOptions({ queryKey: ['tally-ledgers'], queryFn: policyApi.tallyMapping });
-export const plansQuery = queryOptions({ queryKey: ['instalment-plans'], queryFn: policyApi.plans });
+export const plansQuery = queryOptions({
+  queryKey: ['instalment-plans'],
+  // no plan saved yet may answer 404: every class then collects monthly, as before plans existed
+  queryFn: () => policyApi.plans().catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? { plans: [] } : Promise.reject(error))),
+});
 export const queueQuery = queryOptions({
   queryKey: ['policy-queue'],
   queryFn: async () => {
     // a user who may not decide waivers (or a server without them) still sees the concessions
-    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers('requested').catch(() => [] as Waiver[])]);
-    return { concessions, waivers };
+    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers().catch(() => [] as Waiver[])]);
+    return { concessions, waivers: waivers.filter((w) => w.status === 'requested') };
   },
 });
 export const studentConcessionsQuery = (studentId: string, academicYear: string) =>
   queryOptions({ queryKey: ['concessions', studentId, academicYear], queryFn: () => policyApi.concessions({ studentId, academicYear }) });
 export const studentFineQuery = fineQuery;
+export const studentWaiversQuery = (studentId: string) =>
+  queryOptions({ queryKey: ['fine-waivers', studentId], queryFn: () => policyApi.waivers(studentId) });
 export const instalmentsQuery = (studentId: string, academicYear: string) =>
   queryOptions({ queryKey: ['instalments', studentId, academicYear], queryFn: () => policyApi.instalments(studentId, academicYear), retry: false });
 
@@ -109,6 +117,7 @@ export function useRefreshPolicy() {
       queryClient.invalidateQueries({ queryKey: ['policy-queue'] }),
       queryClient.invalidateQueries({ queryKey: ['concessions'] }),
       queryClient.invalidateQueries({ queryKey: ['instalments'] }),
+      queryClient.invalidateQueries({ queryKey: ['fine-waivers'] }),
       refreshLedger(queryClient),
     ]);
   };

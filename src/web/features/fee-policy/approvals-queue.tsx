@@ -17,7 +17,7 @@ interface QueueItem {
   kind: 'concession' | 'waiver';
   who: string;
   what: string;
-  amount: string;
+  amount: string | null;
   reason: string;
   requestedBy: string | null;
   requestedAt: string;
@@ -47,11 +47,11 @@ export function ApprovalsQueue() {
     ...queue.data.waivers.map((w) => ({
       id: w.id,
       kind: 'waiver' as const,
-      who: `${w.studentName} (${w.className})`,
+      who: w.studentName,
       what: `${texts.kindWaiver}: ${/^\d{4}-\d{2}$/.test(w.instalment) ? monthLabel(w.instalment) : w.instalment}`,
       amount: w.amount,
       reason: w.reason,
-      requestedBy: w.requestedBy,
+      requestedBy: null,
       requestedAt: w.requestedAt,
     })),
   ];
@@ -89,11 +89,12 @@ export function ApprovalsQueue() {
                   <Badge variant="outline" className="mr-2">
                     {item.kind === 'concession' ? texts.kindConcession : texts.kindWaiver}
                   </Badge>
-                  {item.who} · {rupees(item.amount)}
+                  {item.who}
+                  {item.amount ? ` · ${rupees(item.amount)}` : ''}
                 </span>
                 <span className="text-muted-foreground">{item.what}</span>
                 <span className="text-xs text-muted-foreground">
-                  “{item.reason}” · {texts.requestedBy(item.requestedBy ?? '—', formatDate(item.requestedAt))}
+                  “{item.reason}” · {item.requestedBy ? texts.requestedBy(item.requestedBy, formatDate(item.requestedAt)) : formatDate(item.requestedAt)}
                 </span>
               </div>
               <div className="flex gap-2">

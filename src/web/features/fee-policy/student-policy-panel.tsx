@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { downloadFile } from '@/web/lib/download';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { formatDate, rupees } from '@/web/lib/format';
-import { instalmentsQuery, paths, policyApi, studentConcessionsQuery, studentFineQuery, useRefreshPolicy, type FineLine } from './api';
+import { instalmentsQuery, paths, policyApi, studentConcessionsQuery, studentFineQuery, studentWaiversQuery, useRefreshPolicy, type FineLine } from './api';
 import { ConcessionRequestDialog } from './concession-request-dialog';
 import { ReasonDialog } from './reason-dialog';
 import { texts } from './texts';
@@ -32,11 +32,12 @@ export function StudentPolicyPanel({ student, academicYear }: FeeStatusPanelProp
 
 function FineCard({ studentId, academicYear }: { studentId: string; academicYear: string }) {
   const fine = useQuery(studentFineQuery(studentId, academicYear));
+  const waivers = useQuery(studentWaiversQuery(studentId));
   const refresh = useRefreshPolicy();
   const [waiving, setWaiving] = useState<FineLine | null>(null);
   const f = fine.data;
   if (!f || !f.enabled) return null;
-  const pending = new Set((f.waivers ?? []).filter((w) => w.status === 'requested').map((w) => w.instalment));
+  const pending = new Set((waivers.data ?? []).filter((w) => w.status === 'requested').map((w) => w.instalment));
   return (
     <Card role="region" aria-label={texts.fineToday} data-testid="student-fine">
       <CardHeader className="flex-row items-start justify-between gap-2 pb-3">
