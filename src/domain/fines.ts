@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { readAmount } from './amount-input';
 import { CONCESSION_HEADS, type ConcessionHead } from './concessions';
+import type { HeadPosition, SessionAccount } from './fees';
+import { monthLabel } from './ledger';
 import { formatINR, paise, toRupeeString, type Paise } from './money';
 
 /**
@@ -267,4 +269,31 @@ export function fineSummaryToDto(r: FineResult, enabled: boolean): FineSummaryDt
     explanation: r.explanation,
     lines: r.lines.map((l) => ({ ...l, amount: toRupeeString(l.amount) })),
   };
+}
+
+/**
+ * The instalments a fine looks at, from a session account under the monthly plan: each month's
+ * fined monthly heads fall due on the rule's due day of that month, the fined yearly heads on the
+ * due day of the session's first month. Outstanding (after concessions and discounts) is what is
+ * unpaid; a head settled late is settled on its latest payment date.
+ */
+export function fineInstalments(account: SessionAccount, rule: LateFineRule): FineInstalment[] {
+  const fined = new Set<string>(rule.heads);
+  const out: FineInstalment[] = [];
+  const settle = (heads: HeadPosition[], key: string, label: string, dueDate: string) => {
+    if (heads.length === 0 || heads.every((h) => h.expected - h.granted <= 0)) return;
+    const unpaid = heads.reduce((s, h) => s + h.outstanding, 0);
+    const paidOn = heads.map((h) => h.paidOn).filter((d): d is string => d !== null).sort().pop() ?? null;
+    out.push({ key, label, dueDate, unpaid: paise(unpaid), settledOn: unpaid === 0 ? paidOn : null });
+  };
+  for (const m of account.months) {
+    const heads = (['tuition', 'bus'] as const).filter((h) => fined.has(h)).map((h) => m[h]);
+    settle(heads, m.key, monthLabel(m.key).replace(/^(\w{3})\w*/, '$1'), monthDueDate(m.key, rule.dueDay));
+  }
+  const first = account.months[0];
+  if (first) {
+    const yearly = account.yearly.filter((y) => fined.has(y.head));
+    settle(yearly, 'yearly', 'Yearly fees', monthDueDate(first.key, rule.dueDay));
+  }
+  return out;
 }

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { concessionRoutes } from './concession-routes';
+import { fineRoutes } from './fine-routes';
+import { tallyRoutes } from './tally-routes';
 
 /** Fee policy (issue 16): concessions, late fines, instalment plans, the Tally export. See docs/api/fee-policy.md. */
 export async function feePolicyRoutes(app: FastifyInstance): Promise<void> {
   await app.register(concessionRoutes);
+  await app.register(fineRoutes);
+  await app.register(tallyRoutes);
 }
