@@ -108,7 +108,7 @@ export const texts = {
   waiverRequested: 'Waiver requested: waiting for approval',
   waiverPending: 'A waiver is waiting for approval',
   waived: 'Waived',
-  collectHint: 'Collect it with Record Fee Payment, fee type Fine.',
+  collectHint: 'Collect it with Record Fee Payment, fee type Late Fine.',
 
   // instalments
   instalmentsTitle: 'Instalments',
