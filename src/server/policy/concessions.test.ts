@@ -81,6 +81,13 @@ describe('a concession from its start month', () => {
     const fits = await school.api.post('/api/monthly-fee-entries/bulk', { studentId, academicYear: '2025-2026', entries: [{ month: 'July', year: 2025, tuitionFee: 1350, tuitionDate: '2025-11-10' }] });
     expect(fits.statusCode).toBe(201);
     const jul = (await school.api.get(`/api/students/${studentId}/fee-status`)).json().account.months[3];
+    const receipts = (await school.api.get(`/api/students/${studentId}/fee-status`)).json().receipts as Array<{ id: string; lines: Array<{ period: string | null }> }>;
+    const july = receipts.find((r) => r.lines.some((l) => l.period === '2025-07'))!;
+    const doc = (await school.api.get(`/api/receipts/${july.id}`)).json();
+    expect(doc.concessions).toEqual(['Concession: Sibling −₹150.00 (Tuition Fee, July 2025)']);
+    // the receipt of April–June, paid before the concession, shows none
+    const april = receipts.find((r) => r.lines.some((l) => l.period === '2025-04'))!;
+    expect((await school.api.get(`/api/receipts/${april.id}`)).json().concessions).toEqual([]);
     // the bus fee of July is still owed
     expect(jul).toMatchObject({ status: 'Partial', outstanding: '600.00', tuition: { granted: '150.00', paid: '1350.00', outstanding: '0.00' } });
   });
