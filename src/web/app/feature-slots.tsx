@@ -64,8 +64,4 @@ export const FeeStatusQueue = lazy(() => import('@/web/features/fee-policy/appro
 /** Reports, after the report cards: concession register, outstanding by class and statements, Export to Tally (issue 16). */
 export const ReportsExtraCards = lazy(() => import('@/web/features/fee-policy/report-cards').then((m) => ({ default: m.PolicyReportCards })));
 
-/** Fee Structure, under the class cards: when fees fall due (instalment plans, issue 16). */
-export const FeeStructureExtras = lazy(() => import('@/web/features/fee-policy/instalment-plan-card').then((m) => ({ default: m.InstalmentPlanCard })));
 
-/** Students, under the class chosen in the lookup: that class's session statements (issue 16 year-end). */
-export const ClassListActions = lazy(() => import('@/web/features/fee-policy/class-statements-button').then((m) => ({ default: m.ClassStatementsButton })));

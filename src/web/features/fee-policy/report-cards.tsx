@@ -177,13 +177,10 @@ export function YearEndCard() {
   );
 }
 
-/** The fee policy cards of the Reports tab, in the order an accountant uses them at year end. */
+/**
+ * The fee policy cards of the Reports tab. The concession register and year-end cards
+ * (ConcessionRegisterCard, YearEndCard) join when the server has their PDF and CSV routes.
+ */
 export function PolicyReportCards() {
-  return (
-    <>
-      <ConcessionRegisterCard />
-      <YearEndCard />
-      <TallyExportCard />
-    </>
-  );
+  return <TallyExportCard />;
 }

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { BusIcon, LayersIcon, PencilIcon, PercentIcon, PlusIcon } from 'lucide-react';
-import { Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { compareClasses } from '@/domain/classes';
 import { FEE_HEAD_LABELS, FEE_HEADS } from '@/domain/fee-structures';
-import { FeeStructureExtras } from '@/web/app/feature-slots';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -125,9 +124,6 @@ export function FeeStructureTab() {
         defaultYear={activeYear ?? ''}
         onOpenChange={(open) => (open ? undefined : setEditing(null))}
       />
-      <Suspense fallback={null}>
-        <FeeStructureExtras />
-      </Suspense>
       <BulkAdjustDialog open={adjusting} onOpenChange={setAdjusting} structures={structures.data ?? []} runningYear={activeYear} nextYear={nextYear} />
     </section>
   );

@@ -1,6 +1,5 @@
 import { PlusIcon, UploadIcon } from 'lucide-react';
-import { Suspense, useState } from 'react';
-import { ClassListActions } from '@/web/app/feature-slots';
+import { useState } from 'react';
 import { Button } from '@/web/components/ui/button';
 import type { Student } from './api';
 import { AddStudentDialog } from './add-student-dialog';
@@ -37,9 +36,6 @@ export function StudentsTab() {
         </div>
       </div>
       <StudentLookup selection={selection} onSelectionChange={setSelection} onAddStudent={() => setAdding(true)} onBulkImport={() => setImporting(true)} />
-      <Suspense fallback={null}>
-        <ClassListActions className={selection.className} section={selection.section} />
-      </Suspense>
       <AddStudentDialog open={adding} onOpenChange={setAdding} onAdded={show} />
       <BulkImportDialog open={importing} onOpenChange={setImporting} />
     </section>
