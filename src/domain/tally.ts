@@ -16,6 +16,7 @@ export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
   cash: 'Cash',
   cheque: 'Cheque',
   upi: 'UPI',
+  card: 'Card',
   bank_transfer: 'Bank transfer',
   online: 'Online',
   credit: 'Student credit',
@@ -35,7 +36,7 @@ export interface TallyMapping {
 }
 
 export const DEFAULT_TALLY_MAPPING: TallyMapping = {
-  modes: { cash: 'Cash', cheque: 'Bank', upi: 'Bank', bank_transfer: 'Bank', online: 'Bank', credit: 'Student Advances' },
+  modes: { cash: 'Cash', cheque: 'Bank', upi: 'Bank', card: 'Bank', bank_transfer: 'Bank', online: 'Bank', credit: 'Student Advances' },
   heads: Object.fromEntries(FEE_HEADS.map((h) => [h, HEAD_LABELS[h].replace('Yearly (Admission) Fee', 'Admission Fee')])) as Record<FeeHead, string>,
   expenseCategories: Object.fromEntries(EXPENSE_CATEGORIES.map((c) => [c, c === 'Other' ? 'Other Expenses' : c])) as Record<ExpenseCategory, string>,
   expensesPaidFrom: 'Cash',
