@@ -11,15 +11,34 @@ export async function approvedConcessions(
   db: Db,
   { schoolId, sessionId, studentIds }: { schoolId: string; sessionId: string; studentIds?: readonly string[] },
 ): Promise<Map<string, AppliedConcession[]>> {
-  const where: SQL[] = [eq(concessions.schoolId, schoolId), eq(concessions.sessionId, sessionId), eq(concessions.status, 'approved')];
+  const rows = await approvedRows(db, { schoolId, sessionId, studentIds });
+  return groupBy(rows, (r) => r.studentId);
+}
+
+/**
+ * Every session's approved concessions of a set of students (or the whole school), keyed
+ * `student|session` as the running balances' loader keys its lines: one query (decision 0041).
+ */
+export async function approvedConcessionsOfSessions(
+  db: Db,
+  { schoolId, studentIds }: { schoolId: string; studentIds?: readonly string[] },
+): Promise<Map<string, AppliedConcession[]>> {
+  const rows = await approvedRows(db, { schoolId, studentIds });
+  return groupBy(rows, (r) => `${r.studentId}|${r.sessionId}`);
+}
+
+async function approvedRows(db: Db, { schoolId, sessionId, studentIds }: { schoolId: string; sessionId?: string; studentIds?: readonly string[] }) {
+  const where: SQL[] = [eq(concessions.schoolId, schoolId), eq(concessions.status, 'approved')];
+  if (sessionId) where.push(eq(concessions.sessionId, sessionId));
   if (studentIds) {
-    if (studentIds.length === 0) return new Map();
+    if (studentIds.length === 0) return [];
     where.push(inArray(concessions.studentId, [...studentIds]));
   }
-  const rows = await db
+  return db
     .select({
       id: concessions.id,
       studentId: concessions.studentId,
+      sessionId: concessions.sessionId,
       fromMonth: concessions.fromMonth,
       toMonth: concessions.toMonth,
       excluded: concessions.excluded,
@@ -32,9 +51,15 @@ export async function approvedConcessions(
     .innerJoin(concessionTypes, eq(concessionTypes.id, concessions.typeId))
     .where(and(...where))
     .orderBy(concessions.decidedAt, concessions.id);
+}
+
+type ApprovedRow = Awaited<ReturnType<typeof approvedRows>>[number];
+
+function groupBy(rows: readonly ApprovedRow[], keyOf: (r: ApprovedRow) => string): Map<string, AppliedConcession[]> {
   const out = new Map<string, AppliedConcession[]>();
   for (const r of rows) {
-    const list = out.get(r.studentId) ?? [];
+    const key = keyOf(r);
+    const list = out.get(key) ?? [];
     list.push({
       id: r.id,
       name: r.name,
@@ -45,7 +70,7 @@ export async function approvedConcessions(
       toMonth: r.toMonth,
       excluded: r.excluded,
     });
-    out.set(r.studentId, list);
+    out.set(key, list);
   }
   return out;
 }
