@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
+import { verifySchoolBalances } from '../balances/verify';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
@@ -121,6 +122,8 @@ describe('fee policy: every screen agrees', () => {
         for (const r of [...classWise.tables[0].rows, classWise.tables[0].totals]) expect(P(r.due) - P(r.concession) - P(r.received)).toBe(P(r.outstanding));
         const pending = (await api.get('/api/reports/pending-fees')).json();
         expect(pending.tables[0].totals.total).toBe(stats.pendingFees);
+        // the running balances, concessions included, equal their recomputation (verify-ledger)
+        expect((await verifySchoolBalances(db, sc.schoolId)).differences).toEqual([]);
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 6), endOnFailure: true },
     );
