@@ -27,7 +27,6 @@ import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { listConcessions, toTypeDto } from './concession-list';
-import { requireApprover } from './permissions';
 
 const idParams = z.object({ id: z.string() });
 const userIdOf = (request: FastifyRequest) => request.auth?.userId ?? null;
@@ -61,7 +60,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
 
   app.get(
     '/api/concession-types',
-    { onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: "The school's concession types", security: [{ bearer: [] }], response: { 200: z.array(concessionTypeDto) } } },
+    { config: { permission: 'fees.view' }, onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: "The school's concession types", security: [{ bearer: [] }], response: { 200: z.array(concessionTypeDto) } } },
     async (request) => {
       const rows = await db.select().from(concessionTypes).where(eq(concessionTypes.schoolId, schoolIdOf(request))).orderBy(concessionTypes.name);
       return rows.map(toTypeDto);
@@ -71,7 +70,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/concession-types',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fee-policy.manage' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Define a concession type (Sibling 10% of tuition, RTE 100% of every head, ₹200 a month off bus)', security: [{ bearer: [] }], body: concessionTypeInput, response: { 201: concessionTypeDto, 400: errorDto, 409: errorDto } },
     },
     async (request, reply) => {
@@ -91,7 +90,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.put(
     '/api/concession-types/:id',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fee-policy.manage' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'Edit or deactivate a concession type for future requests',
@@ -131,7 +130,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.get(
     '/api/concessions',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fees.view' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'Concessions of the school, newest first (filter by student, session and status)',
@@ -153,7 +152,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/concessions',
     {
-      onRequest: requireSchool,
+      config: { permission: 'concessions.request' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'Request a concession for a student and session from a month (status: requested)',
@@ -223,8 +222,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/concessions/:id/approve',
     {
-      // permission: concessions.approve (Accountant, Administrator) — H5's permission table
-      onRequest: [requireSchool, requireApprover],
+      config: { permission: 'concessions.approve' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'Approve a requested concession: from now on it reduces what is due',
@@ -241,8 +239,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/concessions/:id/reject',
     {
-      // permission: concessions.approve (Accountant, Administrator)
-      onRequest: [requireSchool, requireApprover],
+      config: { permission: 'concessions.approve' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Reject a requested concession, with a reason', security: [{ bearer: [] }], params: idParams, body: concessionRejectInput, response: { 200: concessionDto, 400: errorDto, 404: errorDto, 409: errorDto } },
     },
     (request) => decide('reject', request, request.params.id, request.body.reason),

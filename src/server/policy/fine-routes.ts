@@ -26,7 +26,6 @@ import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { loadLateFineRule, studentFine } from './fines';
-import { requireApprover } from './permissions';
 
 const waiverDto = z.object({
   id: z.string(),
@@ -73,14 +72,14 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/fee-rules/late-fine',
-    { onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: "The school's late-fine rule (off until set)", security: [{ bearer: [] }], response: { 200: lateFineRuleDto } } },
+    { config: { permission: 'fees.view' }, onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: "The school's late-fine rule (off until set)", security: [{ bearer: [] }], response: { 200: lateFineRuleDto } } },
     async (request) => lateFineRuleToDto(await loadLateFineRule(db, schoolIdOf(request))),
   );
 
   app.put(
     '/api/fee-rules/late-fine',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fee-policy.manage' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Set the late-fine rule: due day, grace days, per day / flat / slab, caps, heads', security: [{ bearer: [] }], body: lateFineRuleInput, response: { 200: lateFineRuleDto, 400: errorDto } },
     },
     async (request) => {
@@ -98,7 +97,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/students/:id/late-fine',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fees.view' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: "A student's late fine as of a date (today by default), with how it was reached",
@@ -122,7 +121,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/fine-waivers',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fees.view' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Fine waivers, newest first', security: [{ bearer: [] }], querystring: z.object({ studentId: z.string().optional() }), response: { 200: z.array(waiverDto) } },
     },
     async (request) => {
@@ -135,7 +134,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/fine-waivers',
     {
-      onRequest: requireSchool,
+      config: { permission: 'concessions.request' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: "Ask to waive one instalment's late fine, with a reason", security: [{ bearer: [] }], body: fineWaiverRequestInput, response: { 201: waiverDto, 400: errorDto, 404: errorDto, 409: errorDto } },
     },
     async (request, reply) => {
@@ -199,8 +198,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/fine-waivers/:id/approve',
     {
-      // permission: fee_policy.approve (Accountant, Administrator)
-      onRequest: [requireSchool, requireApprover],
+      config: { permission: 'fines.waive' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Approve a fine waiver: that instalment carries no fine', security: [{ bearer: [] }], params: z.object({ id: z.string() }), body: z.object({ reason: z.string().trim().max(500).optional() }).optional(), response: { 200: waiverDto, 404: errorDto, 409: errorDto } },
     },
     (request) => decide('approve', request, request.params.id, request.body?.reason),
@@ -209,8 +207,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/fine-waivers/:id/reject',
     {
-      // permission: fee_policy.approve (Accountant, Administrator)
-      onRequest: [requireSchool, requireApprover],
+      config: { permission: 'fines.waive' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'Reject a fine waiver, with a reason', security: [{ bearer: [] }], params: z.object({ id: z.string() }), body: z.object({ reason: z.string().trim().min(3, 'Give a reason for rejecting the waiver').max(500) }), response: { 200: waiverDto, 400: errorDto, 404: errorDto, 409: errorDto } },
     },
     (request) => decide('reject', request, request.params.id, request.body.reason),

@@ -16,7 +16,7 @@ export async function statementRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/students/:id/statement.pdf',
     {
-      onRequest: requireSchool,
+      config: { permission: 'fees.view' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: "A student's one-page fee statement for a session (dues by head, concessions, fines, payments, balance)",
@@ -40,7 +40,7 @@ export async function statementRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/statements.pdf',
     {
-      onRequest: requireSchool,
+      config: { permission: 'reports.view' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'Fee statements of a whole class for a session: one PDF, a page per student',

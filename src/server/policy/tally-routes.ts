@@ -25,13 +25,13 @@ export async function tallyRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/exports/tally/mapping',
-    { onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: 'Our heads, modes and expense categories → the school’s Tally ledger names', security: [{ bearer: [] }], response: { 200: tallyMappingDto } } },
+    { config: { permission: 'tally.export' }, onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: 'Our heads, modes and expense categories → the school’s Tally ledger names', security: [{ bearer: [] }], response: { 200: tallyMappingDto } } },
     async (request) => loadTallyMapping(db, schoolIdOf(request)),
   );
 
   app.put(
     '/api/exports/tally/mapping',
-    { onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: 'Rename Tally ledgers (any subset; the rest keep their names)', security: [{ bearer: [] }], body: tallyMappingInput, response: { 200: tallyMappingDto, 400: errorDto } } },
+    { config: { permission: 'fee-policy.manage' }, onRequest: requireSchool, schema: { tags: ['fee-policy'], summary: 'Rename Tally ledgers (any subset; the rest keep their names)', security: [{ bearer: [] }], body: tallyMappingInput, response: { 200: tallyMappingDto, 400: errorDto } } },
     async (request) => {
       const schoolId = schoolIdOf(request);
       return db.transaction(async (tx) => {
@@ -47,7 +47,7 @@ export async function tallyRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/exports/tally',
     {
-      onRequest: requireSchool,
+      config: { permission: 'tally.export' }, onRequest: requireSchool,
       schema: {
         tags: ['fee-policy'],
         summary: 'The period as Tally-importable XML: receipts by mode to head ledgers, expenses as payments, cancellations as reversals',
@@ -71,7 +71,7 @@ export async function tallyRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/api/exports/journal.csv',
     {
-      onRequest: requireSchool,
+      config: { permission: 'tally.export' }, onRequest: requireSchool,
       schema: { tags: ['fee-policy'], summary: 'The same vouchers as a plain double-entry journal (date, voucher no, account, debit, credit, narration)', security: [{ bearer: [] }], querystring: exportPeriodQuery },
     },
     async (request, reply) => {
