@@ -11,6 +11,7 @@ import { formatDate, rupees } from '@/web/lib/format';
 import { policyApi, queueQuery, useRefreshPolicy } from './api';
 import { ReasonDialog } from './reason-dialog';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 interface QueueItem {
   id: string;
@@ -25,10 +26,14 @@ interface QueueItem {
 
 /**
  * Concessions and fine waivers waiting for an Administrator or Accountant (Fee Status, above the
- * student picker). Hidden when nothing waits or when the user may not decide (the server answers 403).
+ * student picker). Hidden when nothing waits or when the user may not decide (the permission table:
+ * concessions.approve, fines.waive); an item the user may not decide shows without its buttons.
  */
 export function ApprovalsQueue() {
-  const queue = useQuery({ ...queueQuery, retry: false });
+  const can = useCan();
+  const decides = { concession: can('concessions.approve'), waiver: can('fines.waive') };
+  // a role that decides nothing never asks for the queue
+  const queue = useQuery({ ...queueQuery, retry: false, enabled: decides.concession || decides.waiver });
   const refresh = useRefreshPolicy();
   const [rejecting, setRejecting] = useState<QueueItem | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -55,7 +60,7 @@ export function ApprovalsQueue() {
       requestedAt: w.requestedAt,
     })),
   ];
-  if (items.length === 0) return null;
+  if (items.length === 0 || !items.some((item) => decides[item.kind])) return null;
 
   const approve = async (item: QueueItem) => {
     setBusy(item.id);
@@ -97,7 +102,7 @@ export function ApprovalsQueue() {
                   “{item.reason}” · {item.requestedBy ? texts.requestedBy(item.requestedBy, formatDate(item.requestedAt)) : formatDate(item.requestedAt)}
                 </span>
               </div>
-              <div className="flex gap-2">
+              <div className={decides[item.kind] ? 'flex gap-2' : 'hidden'}>
                 <Button size="sm" onClick={() => void approve(item)} disabled={busy === item.id} aria-label={`${texts.approve} ${item.who}`}>
                   <CheckIcon />
                   {texts.approve}

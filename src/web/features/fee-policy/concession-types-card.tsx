@@ -13,9 +13,16 @@ import { rupees } from '@/web/lib/format';
 import { typesQuery, useAddType, type ConcessionKind, type PolicyHead } from './api';
 import { HeadPicker, headList } from './head-picker';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 /** Settings → Concession types: the school's list, and a form to add one. */
+/** Settings: the school's fee policy is the Administrator's (ruling 32); others never see the card. */
 export function ConcessionTypesCard() {
+  const can = useCan();
+  return can('fee-policy.manage') ? <ConcessionTypesCardBody /> : null;
+}
+
+function ConcessionTypesCardBody() {
   const types = useQuery(typesQuery);
   return (
     <Card data-testid="concession-types-card">

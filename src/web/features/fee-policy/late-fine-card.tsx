@@ -16,9 +16,16 @@ import { fineRuleQuery, useSaveFineRule, type FineMode, type LateFineRule } from
 import { FineExample } from './fine-example';
 import { HeadPicker } from './head-picker';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 /** Settings → Late fine rules, with a live example of what a late payment would be fined. */
+/** Settings: the school's fee policy is the Administrator's (ruling 32); others never see the card. */
 export function LateFineCard() {
+  const can = useCan();
+  return can('fee-policy.manage') ? <LateFineCardBody /> : null;
+}
+
+function LateFineCardBody() {
   const rule = useQuery(fineRuleQuery);
   return (
     <Card data-testid="late-fine-card">

@@ -14,6 +14,7 @@ import { refusalMessage } from '@/web/lib/form-errors';
 import { sessionsQuery } from '@/web/lib/school-data';
 import { paths } from './api';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 /** Download a file the server makes, telling the user why when it refuses. */
 async function fetchFile(path: string, name: string) {
@@ -182,5 +183,6 @@ export function YearEndCard() {
  * (ConcessionRegisterCard, YearEndCard) join when the server has their PDF and CSV routes.
  */
 export function PolicyReportCards() {
-  return <TallyExportCard />;
+  const can = useCan();
+  return can('tally.export') ? <TallyExportCard /> : null;
 }

@@ -15,6 +15,7 @@ import { instalmentsQuery, paths, policyApi, studentConcessionsQuery, studentFin
 import { ConcessionRequestDialog } from './concession-request-dialog';
 import { ReasonDialog } from './reason-dialog';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 const STATUS_BADGE = { requested: 'warning', approved: 'success', rejected: 'secondary' } as const;
 
@@ -34,6 +35,7 @@ function FineCard({ studentId, academicYear }: { studentId: string; academicYear
   const waivers = useQuery(studentWaiversQuery(studentId));
   const refresh = useRefreshPolicy();
   const [waiving, setWaiving] = useState<FineLine | null>(null);
+  const can = useCan();
   const f = fine.data;
   if (!f || !f.enabled) return null;
   const pending = new Set((waivers.data ?? []).filter((w) => w.status === 'requested').map((w) => w.instalment));
@@ -62,11 +64,11 @@ function FineCard({ studentId, academicYear }: { studentId: string; academicYear
                 <Badge variant="secondary">{texts.waived}</Badge>
               ) : pending.has(line.instalment) ? (
                 <Badge variant="warning">{texts.waiverPending}</Badge>
-              ) : (
+              ) : can('concessions.request') ? (
                 <Button size="sm" variant="outline" onClick={() => setWaiving(line)}>
                   {texts.waiveFine}
                 </Button>
-              )}
+              ) : null}
             </li>
           ))}
         </ul>
@@ -91,6 +93,7 @@ function FineCard({ studentId, academicYear }: { studentId: string; academicYear
 function ConcessionsCard({ student, academicYear }: { student: { id: string; name: string }; academicYear: string }) {
   const list = useQuery(studentConcessionsQuery(student.id, academicYear));
   const [open, setOpen] = useState(false);
+  const can = useCan();
   const items = list.data ?? [];
   return (
     <Card role="region" aria-label={texts.studentConcessions} data-testid="student-concessions">
@@ -102,10 +105,12 @@ function ConcessionsCard({ student, academicYear }: { student: { id: string; nam
           </CardTitle>
           <CardDescription>{texts.studentConcessionsDescription}</CardDescription>
         </div>
-        <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
-          <PlusIcon />
-          {texts.requestConcession}
-        </Button>
+        {can('concessions.request') ? (
+          <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+            <PlusIcon />
+            {texts.requestConcession}
+          </Button>
+        ) : null}
       </CardHeader>
       <CardContent className="grid gap-2 text-sm">
         {items.length === 0 ? <p className="text-muted-foreground">{list.isPending ? '' : texts.noConcessions}</p> : null}

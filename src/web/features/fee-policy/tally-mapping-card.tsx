@@ -10,6 +10,7 @@ import { Label } from '@/web/components/ui/label';
 import { serverMessage } from '@/web/lib/form-errors';
 import { tallyMappingQuery, useSaveTallyMapping, type TallyMapping } from './api';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 type Group = 'heads' | 'modes' | 'expenseCategories';
 const GROUPS: Group[] = ['heads', 'modes', 'expenseCategories'];
@@ -17,7 +18,13 @@ const GROUPS: Group[] = ['heads', 'modes', 'expenseCategories'];
 const labelOf = (group: Group, key: string) => (group === 'heads' ? (HEAD_LABELS[key as FeeHead] ?? key) : group === 'modes' ? (texts.modeLabels[key] ?? key) : key);
 
 /** Settings → Tally ledger names: our heads, modes and expense categories to the school's Tally ledgers. */
+/** Settings: the school's fee policy is the Administrator's (ruling 32); others never see the card. */
 export function TallyMappingCard() {
+  const can = useCan();
+  return can('fee-policy.manage') ? <TallyMappingCardBody /> : null;
+}
+
+function TallyMappingCardBody() {
   const mapping = useQuery(tallyMappingQuery);
   return (
     <Card id="tally-ledgers" data-testid="tally-mapping-card">
