@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { formatINR, parseRupees } from '../../domain/money';
 
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
@@ -125,6 +126,26 @@ describe('year-end statements', () => {
     const all = await school.api.get('/api/statements.pdf?academicYear=2025-2026&className=Class%205');
     expect(all.statusCode).toBe(200);
     expect((await school.api.get('/api/statements.pdf?academicYear=2025-2026&className=Class%209')).statusCode).toBe(404);
+    // one section of a class, as the Reports card asks
+    expect((await school.api.get('/api/statements.pdf?academicYear=2025-2026&className=Class%205&section=Q')).statusCode).toBe(404);
     expect((await other.api.get(`/api/students/${studentId}/statement.pdf`)).statusCode).toBe(404);
+  });
+
+  it('print the outstanding by class on one page, with the class-wise figures and a line for the principal', async () => {
+    const classWise = (await school.api.get('/api/reports/class-wise?academicYear=2025-2026')).json();
+    const row = classWise.tables[0].rows.find((r: { className: string }) => r.className === 'Class 5');
+    const res = await school.api.get('/api/reports/outstanding-by-class.pdf?academicYear=2025-2026');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true });
+    expect(text).toContain('Outstanding fees by class, 2025-2026 session');
+    expect(text).toContain('Class 5');
+    expect(text).toContain(formatINR(parseRupees(row.outstanding)!));
+    expect(text).toContain(formatINR(parseRupees(classWise.tables[0].totals.outstanding)!));
+    expect(text).toContain('Principal (signature and date)');
+    // another school prints its own page: none of this school's name or students
+    const theirs = await other.api.get('/api/reports/outstanding-by-class.pdf?academicYear=2025-2026');
+    const { text: theirText } = await extractText(await getDocumentProxy(new Uint8Array(theirs.rawPayload)), { mergePages: true });
+    expect(theirText).not.toContain(classWise.schoolName);
   });
 });

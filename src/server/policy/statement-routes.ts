@@ -7,6 +7,11 @@ import { defaultSession } from '../fees/context';
 import { findStudentOr404, requireSessionByYear } from '../fees/queries';
 import { notFound } from '../lib/errors';
 import { safeFileName, sendPdf } from '../lib/pdf';
+import { indiaDate } from '../../domain/sessions';
+import { classWiseReport } from '../reports/fee-reports';
+import { schoolNameOf } from '../reports/financial-routes';
+import { reportSession } from '../reports/report-context';
+import { outstandingByClassPdf } from './outstanding-by-class';
 import { loadStatements, statementsPdf } from './statement';
 
 export async function statementRoutes(fastify: FastifyInstance): Promise<void> {
@@ -45,7 +50,11 @@ export async function statementRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['fee-policy'],
         summary: 'Fee statements of a whole class for a session: one PDF, a page per student',
         security: [{ bearer: [] }],
-        querystring: z.object({ academicYear: z.string().trim().min(1, 'Choose the academic session'), className: z.string().trim().min(1, 'Choose a class') }),
+        querystring: z.object({
+          academicYear: z.string().trim().min(1, 'Choose the academic session'),
+          className: z.string().trim().min(1, 'Choose a class'),
+          section: z.string().trim().max(20).optional().describe('one section of the class; every section when absent'),
+        }),
         response: { 200: z.any().describe('application/pdf'), 400: errorDto, 404: errorDto },
       },
     },
@@ -53,9 +62,37 @@ export async function statementRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
       const session = await requireSessionByYear(db, { schoolId, year: request.query.academicYear });
-      const statements = await loadStatements(db, { schoolId, session, className: request.query.className, now });
-      if (statements.length === 0) throw notFound(`No students of ${request.query.className} in the ${session.name} session`);
+      const { className, section } = request.query;
+      const statements = await loadStatements(db, { schoolId, session, className, section: section || undefined, now });
+      if (statements.length === 0) throw notFound(`No students of ${className}${section ? ` ${section}` : ''} in the ${session.name} session`);
       return sendPdf(reply, await statementsPdf(db, { schoolId, session, statements, now }), `statements-${safeFileName(request.query.className)}-${session.name}.pdf`);
+    },
+  );
+
+  app.get(
+    '/api/reports/outstanding-by-class.pdf',
+    {
+      config: { permission: 'reports.view' },
+      onRequest: requireSchool,
+      schema: {
+        tags: ['fee-policy'],
+        summary: 'Year-end: outstanding fees by class and section on one page, with signature lines for the accountant and the principal',
+        description: 'The class-wise report\'s figures (Due till date − Concession − Received = Outstanding on every row); the active session when academicYear is absent.',
+        security: [{ bearer: [] }],
+        querystring: z.object({ academicYear: z.string().max(40).optional() }),
+        response: { 200: z.any().describe('application/pdf'), 400: errorDto, 404: errorDto },
+      },
+    },
+    async (request, reply) => {
+      const schoolId = schoolIdOf(request);
+      const now = clock.now();
+      const today = indiaDate(now);
+      const session = await reportSession(db, { schoolId, academicYear: request.query.academicYear });
+      const report = await classWiseReport(
+        { db, schoolId, schoolName: await schoolNameOf(db, schoolId), today, generatedAt: now.toISOString() },
+        { academicYear: session.id },
+      );
+      return sendPdf(reply, await outstandingByClassPdf(report, { sessionName: session.name, today }), `outstanding-by-class-${session.name}.pdf`);
     },
   );
 }

@@ -56,7 +56,7 @@ function statementOf(account: SessionAccount): Pick<Statement, 'rows' | 'totals'
  */
 export async function loadStatements(
   db: Db,
-  { schoolId, session, className, studentId, now }: { schoolId: string; session: SessionRow; className?: string; studentId?: string; now: Date },
+  { schoolId, session, className, section, studentId, now }: { schoolId: string; session: SessionRow; className?: string; section?: string; studentId?: string; now: Date },
 ): Promise<Statement[]> {
   const people = await db
     .select({ id: students.id, name: students.name, busFee: students.monthlyBusFeePaise, feesFrom: students.feesFromMonth, className: studentEnrollments.className, section: studentEnrollments.section, rollNumber: studentEnrollments.rollNumber })
@@ -67,6 +67,7 @@ export async function loadStatements(
         eq(studentEnrollments.schoolId, schoolId),
         eq(studentEnrollments.sessionId, session.id),
         className ? sql`lower(${studentEnrollments.className}) = lower(${className})` : undefined,
+        section ? sql`lower(${studentEnrollments.section}) = lower(${section})` : undefined,
         studentId ? eq(studentEnrollments.studentId, studentId) : undefined,
       ),
     )

@@ -179,10 +179,15 @@ export function YearEndCard() {
 }
 
 /**
- * The fee policy cards of the Reports tab. The concession register and year-end cards
- * (ConcessionRegisterCard, YearEndCard) join when the server has their PDF and CSV routes.
+ * The fee policy cards of the Reports tab, each for the roles the permission table allows. The
+ * concession register card (ConcessionRegisterCard) joins when the server has its PDF and CSV routes.
  */
 export function PolicyReportCards() {
   const can = useCan();
-  return can('tally.export') ? <TallyExportCard /> : null;
+  return (
+    <>
+      {can('reports.view') ? <YearEndCard /> : null}
+      {can('tally.export') ? <TallyExportCard /> : null}
+    </>
+  );
 }
