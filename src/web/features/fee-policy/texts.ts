@@ -134,7 +134,7 @@ export const texts = {
   statementDescription: (year: string) => `One page for ${year}: dues, concessions, fines, payments and the balance, to print or send.`,
   classStatements: 'Statements for the class',
   outstandingByClass: 'Outstanding by class',
-  outstandingByClassDescription: 'Each class and section with expected, concessions, fines, received and outstanding; printable for the principal to sign.',
+  outstandingByClassDescription: 'Each class and section: due till date, concession, received and outstanding on one page for the principal to sign; and the session statements of a class, a page per student.',
   concessionRegister: 'Concession register',
   concessionRegisterDescription: 'Who got which concession, how much, from when, and who approved it.',
   classLabel: 'Class',
