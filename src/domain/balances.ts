@@ -5,8 +5,8 @@ import { paise, ZERO, type Paise } from './money';
 /**
  * A student's running balance of one session (issue 14, decision 0041): ruling 6's account from
  * `computeSessionAccount`, folded into the figures a screen needs at ANY horizon month, so the
- * stored row answers without the ledger. Concessions, fines and instalments (issue 16) change the
- * account the domain function returns; this fold stays as it is.
+ * stored row answers without the ledger. Approved concessions (issue 16) come in through the input
+ * and change the account the domain function returns; the fold also keeps what they take off.
  *
  * `monthlyOwed[k]` is the monthly outstanding with the session's month k as the horizon: a
  * month's outstanding does not depend on the horizon (only whether it counts), so the till-date
@@ -23,6 +23,14 @@ export interface SessionBalance {
   tuitionMask: number;
   busMask: number;
   monthlyOwed: Paise[];
+  /**
+   * approved concessions (issue 16) on monthly heads with nothing recorded, with month k as the
+   * horizon (running sum like `monthlyOwed`): a recorded month's whole shortfall is already a
+   * concession of ruling 6, so reports add only these to it
+   */
+  monthlyGranted: Paise[];
+  /** approved concessions on the yearly heads */
+  yearlyGranted: Paise;
   monthlyReceived: Paise;
   yearlyReceived: Paise;
   extrasReceived: Paise;
@@ -35,6 +43,8 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   const first = input.months[0]?.key ?? '0000-00';
   const startKey = input.feesFrom && input.feesFrom > first ? input.feesFrom : first;
   let running = 0;
+  let grantedRunning = 0;
+  const monthlyGranted: Paise[] = [];
   let tuitionMask = 0;
   let busMask = 0;
   const monthlyOwed = account.months.map((m, k) => {
@@ -42,14 +52,18 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
     if (m.tuition.recorded) tuitionMask += 2 ** k;
     if (m.bus.recorded) busMask += 2 ** k;
+    for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
+    monthlyGranted.push(paise(grantedRunning));
     return paise(running);
   });
   const expected = {} as Record<YearlyHead, Paise>;
   const paid = {} as Record<YearlyHead, Paise>;
+  let yearlyGranted = 0;
   for (const head of YEARLY_HEADS) {
     const y = account.yearly.find((p) => p.head === head);
     expected[head] = y?.expected ?? ZERO;
     paid[head] = y?.paid ?? ZERO;
+    yearlyGranted += y?.granted ?? 0;
   }
   return {
     startKey,
@@ -61,6 +75,8 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     tuitionMask,
     busMask,
     monthlyOwed,
+    monthlyGranted,
+    yearlyGranted: paise(yearlyGranted),
     monthlyReceived: account.monthlyPaid,
     yearlyReceived: account.yearlyPaid,
     extrasReceived: account.extrasPaid,

@@ -119,7 +119,7 @@ describe('computeSessionAccount (ruling 6)', () => {
           expect(a.annual.outstanding).toBeGreaterThanOrEqual(a.tillDate.outstanding);
           const sum = lines.reduce((s, l) => s + l.amount, 0);
           expect(a.totalPaid).toBe(sum);
-          expect(a.monthlyPaid + a.yearlyPaid + a.extrasPaid + a.unplacedPaid).toBe(sum);
+          expect(a.monthlyPaid + a.yearlyPaid + a.extrasPaid + a.finePaid + a.unplacedPaid).toBe(sum);
           for (const m of a.months) {
             for (const h of [m.tuition, m.bus]) expect(h.applied + h.excess).toBe(h.paid);
             if (m.status === 'Paid') expect(m.outstanding).toBe(0);

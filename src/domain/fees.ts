@@ -11,6 +11,8 @@ import {
   type MonthlyHead,
   type YearlyHead,
 } from './ledger';
+import { concessionShares, sumShares, type AppliedConcession, type ConcessionShare } from './concessions';
+import type { DueTiming } from './instalments';
 import { formatINR, paise, ZERO, type Paise } from './money';
 import type { SessionMonth } from './sessions';
 
@@ -56,10 +58,18 @@ export interface SessionAccountInput {
   feesFrom?: string | null;
   /** live lines of this student for this session; previous-balance lines are ignored here */
   lines: AccountLine[];
+  /** approved concessions of the student in this session (issue 16); none by default */
+  concessions?: readonly AppliedConcession[];
+  /** an instalment plan's due months (issue 16); monthly (each month due in itself) by default */
+  timing?: DueTiming | null;
 }
 
 export interface HeadPosition {
+  /** the gross due of the structure, before any concession */
   expected: Paise;
+  /** taken off by approved concessions (issue 16); `expected − granted` is what may be received */
+  granted: Paise;
+  grants: ConcessionShare[];
   paid: Paise;
   /** the part of `paid` that meets the expectation */
   applied: Paise;
@@ -99,7 +109,9 @@ export interface YearlyPosition extends HeadPosition {
 export interface HorizonTotals {
   expected: Paise;
   applied: Paise;
+  /** ruling 6's concessions: discounts of recorded months plus approved concessions (`granted`) */
   concessions: Paise;
+  granted: Paise;
   outstanding: Paise;
   monthlyExpected: Paise;
   monthlyOutstanding: Paise;
@@ -121,6 +133,8 @@ export interface SessionAccount {
   monthlyPaid: Paise;
   yearlyPaid: Paise;
   extrasPaid: Paise;
+  /** late fines paid (head `fine`): income, never a due of the structure */
+  finePaid: Paise;
   /** payments for monthly heads naming a month outside the session (kept, never lost) */
   unplacedPaid: Paise;
   totalMonths: number;
@@ -133,13 +147,15 @@ export interface SessionAccount {
 
 const p = (n: number) => paise(n);
 
-function position(expected: Paise, paid: Paise, paidOn: string | null, concedeShortfall: boolean): HeadPosition {
+function position(expected: Paise, paid: Paise, paidOn: string | null, concedeShortfall: boolean, grants: ConcessionShare[] = []): HeadPosition {
   const recorded = paid > 0;
-  const applied = p(Math.min(paid, expected));
+  const granted = sumShares(grants);
+  const net = expected - granted;
+  const applied = p(Math.min(paid, net));
   const excess = p(paid - applied);
-  const shortfall = p(expected - applied);
+  const shortfall = p(net - applied);
   const concession = recorded && concedeShortfall ? shortfall : ZERO;
-  return { expected, paid, applied, excess, concession, outstanding: p(shortfall - concession), recorded, paidOn };
+  return { expected, granted, grants, paid, applied, excess, concession, outstanding: p(shortfall - concession), recorded, paidOn };
 }
 
 function emptyTotals(): HorizonTotals {
@@ -147,6 +163,7 @@ function emptyTotals(): HorizonTotals {
     expected: ZERO,
     applied: ZERO,
     concessions: ZERO,
+    granted: ZERO,
     outstanding: ZERO,
     monthlyExpected: ZERO,
     monthlyOutstanding: ZERO,
@@ -159,19 +176,32 @@ function addMonth(t: HorizonTotals, m: MonthPosition): void {
   for (const h of [m.tuition, m.bus]) {
     t.expected = p(t.expected + h.expected);
     t.applied = p(t.applied + h.applied);
-    t.concessions = p(t.concessions + h.concession);
+    t.concessions = p(t.concessions + h.concession + h.granted);
+    t.granted = p(t.granted + h.granted);
     t.outstanding = p(t.outstanding + h.outstanding);
     t.monthlyExpected = p(t.monthlyExpected + h.expected);
     t.monthlyOutstanding = p(t.monthlyOutstanding + h.outstanding);
   }
 }
 
-function addYearly(t: HorizonTotals, y: YearlyPosition): void {
-  t.expected = p(t.expected + y.expected);
-  t.applied = p(t.applied + y.applied);
-  t.outstanding = p(t.outstanding + y.outstanding);
-  t.yearlyExpected = p(t.yearlyExpected + y.expected);
-  t.yearlyOutstanding = p(t.yearlyOutstanding + y.outstanding);
+/**
+ * A yearly head into a horizon. `share` (hundredths of a percent) is the part of the head due by
+ * then under an instalment plan; the whole head by default. The part received counts first against
+ * what has fallen due, so a head paid ahead shows nothing outstanding.
+ */
+function addYearly(t: HorizonTotals, y: YearlyPosition, share = 10_000): void {
+  const part = (n: number) => (share === 10_000 ? n : Math.floor((n * share) / 10_000));
+  const expected = part(y.expected);
+  const granted = part(y.granted);
+  const applied = Math.min(y.applied, expected - granted);
+  const outstanding = share === 10_000 ? y.outstanding : Math.max(0, expected - granted - y.applied);
+  t.expected = p(t.expected + expected);
+  t.applied = p(t.applied + applied);
+  t.concessions = p(t.concessions + granted);
+  t.granted = p(t.granted + granted);
+  t.outstanding = p(t.outstanding + outstanding);
+  t.yearlyExpected = p(t.yearlyExpected + expected);
+  t.yearlyOutstanding = p(t.yearlyOutstanding + outstanding);
 }
 
 const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
@@ -183,11 +213,14 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
   const monthKeys = new Set(input.months.map((m) => m.key));
   let totalPaid = 0;
   let unplaced = 0;
+  let finePaid = 0;
 
   for (const line of input.lines) {
     if (isBalanceHead(line.head)) continue;
     totalPaid += line.amount;
-    if (isMonthlyHead(line.head)) {
+    if (line.head === 'fine') {
+      finePaid += line.amount;
+    } else if (isMonthlyHead(line.head)) {
       if (!line.period || !monthKeys.has(line.period)) {
         unplaced += line.amount;
         continue;
@@ -213,11 +246,12 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
   let totalDiscount = 0;
 
   const months: MonthPosition[] = input.months.map((m) => {
-    const due = m.key <= input.asOfMonth;
+    const due = (input.timing?.monthDue[m.key] ?? m.key) <= input.asOfMonth;
     const enrolled = !input.feesFrom || m.key >= input.feesFrom;
     const headPos = (head: MonthlyHead, expected: Paise) => {
       const got = monthly.get(`${head}:${m.key}`) ?? { paid: 0, paidOn: null };
-      return position(enrolled ? expected : ZERO, p(got.paid), got.paidOn, true);
+      const gross = enrolled ? expected : ZERO;
+      return position(gross, p(got.paid), got.paidOn, true, concessionShares(input.concessions, head, m.key, gross));
     };
     const tuition = headPos('tuition', tuitionExpected);
     const bus = headPos('bus', input.busFee);
@@ -238,18 +272,22 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     return pos;
   });
 
-  const yearlyDue = input.months.length > 0 && input.months[0]!.key <= input.asOfMonth;
+  const yearlyShareDue = input.timing?.yearlyParts.length
+    ? input.timing.yearlyParts.filter((x) => x.dueMonth <= input.asOfMonth).reduce((s, x) => s + x.share, 0)
+    : input.months.length > 0 && input.months[0]!.key <= input.asOfMonth
+      ? 10_000
+      : 0;
   let yearlyPaidTotal = 0;
   let yearlyPaidCount = 0;
   let yearlyApplicable = 0;
   const yearly: YearlyPosition[] = YEARLY_HEADS.map((head) => {
     const got = yearlyPaid.get(head) ?? { paid: 0, paidOn: null };
     const expected = input.structure?.yearly[head] ?? ZERO;
-    const pos = position(expected, p(got.paid), got.paidOn, false);
+    const pos = position(expected, p(got.paid), got.paidOn, false, concessionShares(input.concessions, head, null, expected));
     const status: YearlyHeadStatus = pos.recorded ? 'paid' : expected > 0 ? 'pending' : 'not_applicable';
     const y: YearlyPosition = { ...pos, head, status };
     addYearly(annual, y);
-    if (yearlyDue) addYearly(tillDate, y);
+    if (yearlyShareDue > 0) addYearly(tillDate, y, Math.min(10_000, yearlyShareDue));
     yearlyPaidTotal += got.paid;
     if (status !== 'not_applicable') yearlyApplicable += 1;
     if (status === 'paid') yearlyPaidCount += 1;
@@ -273,6 +311,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     monthlyPaid: p(monthlyPaidTotal),
     yearlyPaid: p(yearlyPaidTotal),
     extrasPaid: p(extrasTotal),
+    finePaid: p(finePaid),
     unplacedPaid: p(unplaced),
     totalMonths: months.length,
     monthsPaid,
@@ -367,7 +406,7 @@ export interface HeadDue {
  */
 export const hasDue = (head: FeeHead): head is MonthlyHead | YearlyHead => isMonthlyHead(head) || isYearlyHead(head);
 
-/** The due of one head and period in a session account (the gross amount, before any concession). */
+/** The due of one head and period in a session account: the structure's amount less approved concessions. */
 export function headDue(account: SessionAccount, head: MonthlyHead | YearlyHead, period: string | null): HeadDue {
   let pos: HeadPosition | undefined;
   if (isMonthlyHead(head)) {
@@ -376,7 +415,8 @@ export function headDue(account: SessionAccount, head: MonthlyHead | YearlyHead,
   } else {
     pos = account.yearly.find((y) => y.head === head);
   }
-  const due = pos?.expected ?? ZERO;
+  // what may be received: the structure's due less approved concessions (issue 16)
+  const due = p((pos?.expected ?? 0) - (pos?.granted ?? 0));
   const received = pos?.paid ?? ZERO;
   return { head, period: isMonthlyHead(head) ? period : null, due, received, remaining: p(Math.max(0, due - received)) };
 }
@@ -453,4 +493,18 @@ export function overpaymentMessage(claim: FeeClaim & { due: HeadDue }, sessionNa
     return `${what} is already paid: ${formatINR(due.received)} received of ${formatINR(due.due)} due. A fee cannot be paid twice.`;
   }
   return `${what}: only ${formatINR(due.remaining)} is still due (${formatINR(due.received)} received of ${formatINR(due.due)}); ${formatINR(claim.amount)} is more than that.`;
+}
+
+/** What each approved concession takes off the session (annual horizon), by concession id. */
+export function grantsByConcession(account: SessionAccount): Map<string, Paise> {
+  const out = new Map<string, Paise>();
+  const add = (h: HeadPosition) => {
+    for (const g of h.grants) out.set(g.concessionId, p((out.get(g.concessionId) ?? 0) + g.amount));
+  };
+  for (const m of account.months) {
+    add(m.tuition);
+    add(m.bus);
+  }
+  for (const y of account.yearly) add(y);
+  return out;
 }

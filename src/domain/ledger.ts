@@ -11,7 +11,7 @@ import { indiaDate, MONTH_NAMES, shortAcademicYear, type MonthName } from './ses
 
 export const FEE_HEADS = [
   'tuition', 'bus', 'admission', 'exam', 'books', 'uniform', 'misc',
-  'transport', 'laboratory', 'library', 'sports', 'other', 'previous_balance', 'opening_balance',
+  'transport', 'laboratory', 'library', 'sports', 'other', 'previous_balance', 'opening_balance', 'fine',
 ] as const;
 export type FeeHead = (typeof FEE_HEADS)[number];
 
@@ -45,6 +45,7 @@ export const HEAD_LABELS: Record<FeeHead, string> = {
   other: 'Other Fee',
   previous_balance: 'Previous Balance',
   opening_balance: 'Opening Arrears',
+  fine: 'Late Fine',
 };
 
 /**
@@ -94,7 +95,7 @@ export function parseReceiptNumber(text: string): { prefix: ReceiptPrefix; short
 /** Record Fee Payment's ten fee types (operations §3), plus the carried-forward balance. */
 export const FEE_PAYMENT_TYPES = [
   'monthly', 'admission', 'books', 'transport', 'exam', 'laboratory', 'library', 'sports', 'uniform', 'other',
-  'previous_balance',
+  'previous_balance', 'fine',
 ] as const;
 export type FeePaymentType = (typeof FEE_PAYMENT_TYPES)[number];
 
@@ -114,6 +115,7 @@ export const FEE_TYPE_HEAD: Record<FeePaymentType, FeeHead> = {
   uniform: 'uniform',
   other: 'other',
   previous_balance: 'previous_balance',
+  fine: 'fine',
 };
 
 export function headToFeeType(head: FeeHead): FeePaymentType {

@@ -85,6 +85,8 @@ export interface LinkAllocation {
  * - `previous_balance` pays carried balances, oldest first;
  * - `outstanding` pays carried balances first, then each due month oldest first (tuition, then
  *   bus) up to its outstanding, then the yearly heads;
+ * - `fine` pays today's late fine (`fine`: what `computeLateFine` says is due, issue 16); `outstanding`
+ *   pays it last, after every fee, so a part payment settles the fees first;
  * - extra heads have no due (decision 0025): nothing can be asked for them by link.
  * Whatever is left is credit, never a line beyond a due.
  */
@@ -93,6 +95,7 @@ export function allocateLinkPayment(
   account: SessionAccount | null,
   carried: readonly OpenCarried[],
   amount: Paise,
+  fine: Paise = paise(0),
 ): LinkAllocation {
   let left = amount as number;
   const claims: FeeClaim[] = [];
@@ -127,7 +130,12 @@ export function allocateLinkPayment(
         const t = take(y.outstanding);
         if (t > 0) claims.push({ head: y.head, period: null, amount: paise(t) });
       }
+      const f = take(fine);
+      if (f > 0) claims.push({ head: 'fine', period: null, amount: paise(f) });
     }
+  } else if (feeType === 'fine') {
+    const f = account ? take(fine) : 0;
+    if (f > 0) claims.push({ head: 'fine', period: null, amount: paise(f) });
   } else if (account && (isMonthlyHead(feeType) || isYearlyHead(feeType))) {
     const period = isMonthlyHead(feeType) ? link.feeMonth : null;
     const t = take(headDue(account, feeType, period).remaining);
@@ -136,16 +144,16 @@ export function allocateLinkPayment(
   return { claims, carried: carriedOut, credit: paise(left) };
 }
 
-/** What a link for this fee may ask at most now: the whole due it names (ruling 26). */
-export function linkDue(link: { feeType: LinkFeeType; feeMonth: string | null }, account: SessionAccount | null, carried: readonly OpenCarried[]): Paise {
-  const all = allocateLinkPayment(link, account, carried, paise(Number.MAX_SAFE_INTEGER));
+/** What a link for this fee may ask at most now: the whole due it names (ruling 26), today's fine included. */
+export function linkDue(link: { feeType: LinkFeeType; feeMonth: string | null }, account: SessionAccount | null, carried: readonly OpenCarried[], fine: Paise = paise(0)): Paise {
+  const all = allocateLinkPayment(link, account, carried, paise(Number.MAX_SAFE_INTEGER), fine);
   const sum = all.claims.reduce((s, c) => s + c.amount, 0) + all.carried.reduce((s, c) => s + c.amount, 0);
   return paise(sum);
 }
 
 /** Why a link cannot be made for this fee type and month, or null. */
 export function linkFeeProblem(feeType: LinkFeeType, feeMonth: string | null, sessionMonthKeys: readonly string[] | null): string | null {
-  if (feeType === 'outstanding' || feeType === 'previous_balance' || isYearlyHead(feeType)) {
+  if (feeType === 'outstanding' || feeType === 'previous_balance' || feeType === 'fine' || isYearlyHead(feeType)) {
     return feeMonth ? `${feeType === 'outstanding' ? 'The whole outstanding' : HEAD_LABELS[feeType]} is not paid per month: leave feeMonth empty` : null;
   }
   if (isMonthlyHead(feeType)) {

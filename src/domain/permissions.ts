@@ -50,6 +50,16 @@ export const PERMISSIONS = [
   'cash.acknowledge',
   'expenses.manage',
   'reports.view',
+  /** ask for a concession or a fine waiver for a student, with a reason (issue 16) */
+  'concessions.request',
+  /** approve or reject concessions (Administrator, Accountant: issue 16) */
+  'concessions.approve',
+  /** approve or reject a late fine's waiver */
+  'fines.waive',
+  /** concession types, the late-fine rule, instalment plans, Tally ledger names: the school's fee policy */
+  'fee-policy.manage',
+  /** the accountant's Tally XML and journal CSV */
+  'tally.export',
   /** exam setup: subjects, exams, grading */
   'results.manage',
   'results.view',
@@ -85,8 +95,12 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
     'cash.acknowledge',
     'expenses.manage',
     'reports.view',
+    'concessions.request',
+    'concessions.approve',
+    'fines.waive',
+    'tally.export',
   ],
-  clerk: ['school.view', 'dashboard.view', 'students.view', 'students.edit', 'fees.view', 'fees.collect', 'cash.close'],
+  clerk: ['school.view', 'dashboard.view', 'students.view', 'students.edit', 'fees.view', 'fees.collect', 'cash.close', 'concessions.request'],
   teacher: ['school.view', 'results.view', 'results.marks'],
 };
 
@@ -121,6 +135,11 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'cash.acknowledge': 'acknowledge cash closings',
   'expenses.manage': 'manage expenses',
   'reports.view': 'see reports',
+  'concessions.request': 'ask for concessions or fine waivers',
+  'concessions.approve': 'approve concessions',
+  'fines.waive': 'approve fine waivers',
+  'fee-policy.manage': 'change the fee policy (concession types, late fines, instalments, Tally ledgers)',
+  'tally.export': 'export the books for Tally',
   'results.manage': 'set up exams and subjects',
   'results.view': 'see results',
   'results.marks': 'enter marks',

@@ -60,6 +60,7 @@ import { registerDataVersions } from './stats/versions';
 import { statsRoutes } from './stats/routes';
 import { reportRoutes } from './reports/routes';
 import { openingRoutes } from './opening/routes';
+import { feePolicyRoutes } from './policy/routes';
 import { serveWeb, spaNotFound } from './web/static';
 
 export interface AppDeps {
@@ -267,6 +268,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(feeRoutes);
   await app.register(passoutRoutes);
   await app.register(openingRoutes);
+  await app.register(feePolicyRoutes);
   await app.register(reminderRoutes);
   await app.register(messageWebhookRoutes);
   await app.register(paymentLinkRoutes);

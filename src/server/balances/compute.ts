@@ -31,6 +31,8 @@ export interface SessionBalanceRow {
   tuitionMask: number;
   busMask: number;
   monthlyOwed: number[];
+  monthlyGranted: number[];
+  yearlyGranted: number;
   monthlyReceived: number;
   yearlyReceived: number;
   extrasReceived: number;
@@ -105,6 +107,7 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         busFee: paise(st.monthlyBusFeePaise),
         feesFrom: st.feesFromMonth,
         lines: allLines,
+        concessions: inputs.concessions.get(key),
       });
       const carried = carriedByKey.get(key);
       const previousPaid = sum(allLines.filter((l) => l.head === 'previous_balance'));
@@ -136,6 +139,8 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         tuitionMask: b.tuitionMask,
         busMask: b.busMask,
         monthlyOwed: b.monthlyOwed,
+        monthlyGranted: b.monthlyGranted,
+        yearlyGranted: b.yearlyGranted,
         monthlyReceived: b.monthlyReceived,
         yearlyReceived: b.yearlyReceived,
         extrasReceived: b.extrasReceived,

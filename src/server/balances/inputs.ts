@@ -9,6 +9,8 @@ import { rowsOf } from '../lib/sql-rows';
 import { loadStructures, type SessionRow, type StudentRow } from '../fees/queries';
 import { academicSessions } from '../db/schema';
 import { and, eq } from 'drizzle-orm';
+import type { AppliedConcession } from '../../domain/concessions';
+import { approvedConcessionsOfSessions } from '../policy/concession-queries';
 
 /**
  * THE loader of what a running balance is computed from (decision 0041): for a set of students (or
@@ -16,9 +18,10 @@ import { and, eq } from 'drizzle-orm';
  * structures, their live lines grouped per session, head and month, their carried balances,
  * opening arrears and credit entries. `compute.ts` turns it into rows with the domain function.
  *
- * Issue 16 plugs in HERE: concessions, late fines and instalments become one more read below
- * (keyed like `lines`, per student and session) and one more field of the domain input in
- * `compute.ts`; nothing else in this module, the readers or verify-ledger changes.
+ * Issue 16 plugs in HERE: approved concessions are one more read below (keyed like `lines`, per
+ * student and session) and one more field of the domain input in `compute.ts`, so verify-ledger
+ * recomputes them the same way. Late fines are not a due of the stored rows (a fine paid is
+ * income, head `fine`, counted in `received` like fee status counts it).
  */
 export type BalanceStudent = Pick<StudentRow, 'id' | 'className' | 'section' | 'rollNumber' | 'sessionId' | 'status' | 'feesFromMonth'> & {
   monthlyBusFeePaise: number;
@@ -37,6 +40,8 @@ export interface BalanceInputs {
   /** opening arrears per student, split as ruling 9 splits a carried balance */
   opening: Map<string, { monthly: Paise; yearly: Paise }>;
   credit: Map<string, Paise>;
+  /** `student|session` → approved concessions (issue 16, decision 0047), as fee status passes them */
+  concessions: Map<string, AppliedConcession[]>;
 }
 
 /** `undefined`: every student of the school. */
@@ -46,7 +51,7 @@ const only = (ids: StudentSet, column: string): SQL =>
   ids === undefined ? sql`` : sql` and ${sql.raw(column)} = any(${`{${ids.join(',')}}`}::uuid[])`;
 
 export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }): Promise<BalanceInputs> {
-  const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows] = await readTogether(
+  const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows, concessions] = await readTogether(
     db,
     () => db.execute(sql`select id, class_name, section, roll_number, session_id, status, monthly_bus_fee_paise, fees_from_month from students where school_id = ${schoolId}${only(studentIds, 'id')}`),
     () => db.select().from(academicSessions).where(and(eq(academicSessions.schoolId, schoolId))),
@@ -70,6 +75,7 @@ export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { scho
     () =>
       db.execute(sql`select student_id, sum(amount_paise)::text as amount from student_credit_entries
                      where school_id = ${schoolId}${only(studentIds, 'student_id')} group by student_id`),
+    () => approvedConcessionsOfSessions(db, { schoolId, studentIds }),
   );
   const students = rowsOf<Record<string, unknown>>(studentRows).map(studentFromRow);
   const sessions = new Map(sessionRows.map((s) => [s.id, s]));
@@ -111,6 +117,7 @@ export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { scho
     carried,
     opening,
     credit,
+    concessions,
   };
 }
 

@@ -82,6 +82,8 @@ const SESSION_COLUMNS = [
   ['tuition_mask', 'bigint'],
   ['bus_mask', 'bigint'],
   ['monthly_owed', 'bigint[]'],
+  ['monthly_granted', 'bigint[]'],
+  ['yearly_granted', 'bigint'],
   ['monthly_received', 'bigint'],
   ['yearly_received', 'bigint'],
   ['extras_received', 'bigint'],

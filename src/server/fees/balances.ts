@@ -3,6 +3,7 @@ import type { SessionAccount } from '../../domain/fees';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
+import { approvedConcessions, studentConcessions } from '../policy/concession-queries';
 import { previousBalances } from '../db/schema';
 import {
   accountOf,
@@ -37,10 +38,11 @@ export async function accountThrough(
   db: Db,
   { schoolId, student, session, className, throughMonth }: { schoolId: string; student: StudentRow; session: SessionRow; className: string; throughMonth: string },
 ): Promise<SessionAccount> {
-  const [structures, lines] = await readTogether(
+  const [structures, lines, granted] = await readTogether(
     db,
     () => loadStructures(db, { schoolId }),
     () => studentSessionLines(db, { schoolId, studentId: student.id, sessionId: session.id }),
+    () => studentConcessions(db, { schoolId, sessionId: session.id, studentId: student.id }),
   );
   return accountOf({
     session,
@@ -49,6 +51,7 @@ export async function accountThrough(
     feesFrom: student.feesFromMonth,
     structure: structureFor(structures, className, session.name),
     lines,
+    concessions: granted,
     asOfMonth: throughMonth,
   });
 }
@@ -62,10 +65,11 @@ export async function outstandingOfMany(
   db: Db,
   { schoolId, session, people, throughMonth }: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise' | 'feesFromMonth'>>; throughMonth: string },
 ): Promise<Carried[]> {
-  const [structures, totals] = await readTogether(
+  const [structures, totals, granted] = await readTogether(
     db,
     () => loadStructures(db, { schoolId }),
     () => sessionLineTotals(db, { schoolId, sessionId: session.id }),
+    () => approvedConcessions(db, { schoolId, sessionId: session.id }),
   );
   return people.map((p) => {
     const account = accountOf({
@@ -75,6 +79,7 @@ export async function outstandingOfMany(
       feesFrom: p.feesFromMonth,
       structure: structureFor(structures, p.className, session.name),
       lines: totals.get(p.id) ?? [],
+      concessions: granted.get(p.id),
       asOfMonth: throughMonth,
     });
     return { studentId: p.id, className: p.className, monthly: account.tillDate.monthlyOutstanding, yearly: account.tillDate.yearlyOutstanding };

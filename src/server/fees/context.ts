@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { allocateCarriedPayment } from '../../domain/fees';
 import { formatINR, type Paise } from '../../domain/money';
 import { isBalanceHead, monthLabel } from '../../domain/ledger';
+import type { AppliedConcession } from '../../domain/concessions';
 import type { Db } from '../db/client';
+import { studentConcessions } from '../policy/concession-queries';
 import { readTogether } from '../lib/reads';
 import { classFeeStructures, previousBalances } from '../db/schema';
 import { badRequest, conflict } from '../lib/errors';
@@ -35,6 +37,8 @@ export interface StudentSession {
   lines: DetailedLine[];
   /** set when the student's balance of this session was carried forward: the session is closed for them */
   carried: PreviousBalanceRow | undefined;
+  /** approved concessions of the student in the session (issue 16) */
+  concessions: AppliedConcession[];
 }
 
 export async function loadStudentSession(
@@ -48,7 +52,7 @@ export async function loadStudentSession(
     () => (academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined)),
   );
   const session = named ?? (await defaultSession(db, student));
-  const [placement, structures, lines, carried] = await readTogether(
+  const [placement, structures, lines, carried, granted] = await readTogether(
     db,
     () => placementIn(db, student, session),
     () => loadStructures(db, { schoolId }),
@@ -60,9 +64,10 @@ export async function loadStudentSession(
         .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.studentId, studentId), eq(previousBalances.sessionId, session.id)))
         .limit(1)
         .then((rows) => rows[0]),
+    () => studentConcessions(db, { schoolId, sessionId: session.id, studentId }),
   );
   if (!placement) throw badRequest(`${student.name} was not enrolled in the ${session.name} session`);
-  return { student, session, placement, structure: structureFor(structures, placement.className, session.name), lines, carried };
+  return { student, session, placement, structure: structureFor(structures, placement.className, session.name), lines, carried, concessions: granted };
 }
 
 /** The student's own session; for a student never placed in one, the school's active session. */
@@ -81,6 +86,7 @@ export function accountFor(ctx: StudentSession, asOfMonth: string) {
     feesFrom: ctx.student.feesFromMonth,
     structure: ctx.structure,
     lines: ctx.lines,
+    concessions: ctx.concessions,
     asOfMonth: ctx.carried ? ctx.carried.throughMonth : asOfMonth,
   });
 }

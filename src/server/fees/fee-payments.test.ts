@@ -103,7 +103,7 @@ describe('Record Fee Payment', () => {
       [{ fees: [{ type: 'exam', amount: 100 }] }, 400, 'Please select a student and at least one fee type'],
       [{ studentId, fees: [] }, 400, 'Please select a student and at least one fee type'],
       [{ studentId, fees: [{ type: 'exam', amount: '0' }] }, 400, 'Please select a student and at least one fee type'],
-      [{ studentId, fees: [{ type: 'tuition', amount: 100 }] }, 400, 'Fee type must be one of monthly, admission, books, transport, exam, laboratory, library, sports, uniform, other, previous_balance'],
+      [{ studentId, fees: [{ type: 'tuition', amount: 100 }] }, 400, 'Fee type must be one of monthly, admission, books, transport, exam, laboratory, library, sports, uniform, other, previous_balance, fine'],
       [{ studentId, fees: [{ type: 'exam', amount: 100 }], totalPaid: 90 }, 400, 'Total paid (₹90.00) does not match the selected fee amounts (₹100.00)'],
       [{ studentId, fees: [{ type: 'exam', amount: -100 }] }, 400, 'Fee amount cannot be negative'],
       [{ studentId, fees: [{ type: 'monthly', amount: 100, month: 'April 2026' }] }, 400, 'April 2026 is not a month of the 2025-2026 session'],

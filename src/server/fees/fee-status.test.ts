@@ -67,6 +67,7 @@ describe('Student Fee Status', () => {
       expected: '27300.00',
       received: '11200.00',
       concessions: '300.00',
+      granted: '0.00',
       outstanding: '15800.00',
       monthlyExpected: '16800.00',
       monthlyOutstanding: '11100.00',

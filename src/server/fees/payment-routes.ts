@@ -25,6 +25,7 @@ import { badRequest, conflict } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { accountFor, assertOpenForFees, carriedPaymentLines, checkPaidOn, defaultSession, loadStudentSession } from './context';
 import { money, receiptDto, toReceiptDto, type ReceiptDto } from './dto';
+import { studentFine } from '../policy/fines';
 import { lockStudentLedger } from './locks';
 import { findActiveSession, findSessionById, findStudentOr404, listReceipts, requireSessionByYear } from './queries';
 import { inLedgerTransaction, peekReceiptNumber, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
@@ -162,6 +163,14 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
             const months = new Set(sessionMonths(session.startDate, session.endDate).map((m) => m.key));
             dues = accountFor(ctx, indiaMonthKey(now));
             const sessionId = ctx.session.id;
+            const fineTotal = current.filter((f) => f.type === 'fine').reduce((s, f) => s + f.amount, 0);
+            if (fineTotal > 0) {
+              // a fine is collected up to today's fine, the same figure fee status shows (issue 16)
+              const { fine } = await studentFine(tx, { schoolId, studentId: student.id, sessionId: ctx.session.id, account: dues, asOf: today });
+              if (fineTotal > fine.due) {
+                throw conflict(`Late Fine: only ${formatINR(fine.due)} is due today (${fine.explanation}); ${formatINR(paise(fineTotal))} is more than that.`);
+              }
+            }
             for (const fee of current) {
               const head = FEE_TYPE_HEAD[fee.type];
               if (isMonthlyHead(head) && !fee.month) {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
@@ -190,6 +191,8 @@ export interface AccountContext {
   structure: StructureRow | undefined;
   lines: AccountLine[];
   asOfMonth: string;
+  /** approved concessions of the student in the session (issue 16) */
+  concessions?: readonly AppliedConcession[];
 }
 
 /** The one computation of ruling 6, fed from the database. */
@@ -201,6 +204,7 @@ export function accountOf(ctx: AccountContext): SessionAccount {
     busFee: ctx.busFee,
     feesFrom: ctx.feesFrom,
     lines: ctx.lines,
+    concessions: ctx.concessions,
   });
 }
 

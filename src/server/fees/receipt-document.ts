@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { indiaMonthKey } from '../../domain/ledger';
+import { concessionReceiptText, type ConcessionHead } from '../../domain/concessions';
+import type { SessionAccount } from '../../domain/fees';
+import { indiaMonthKey, isMonthlyHead, isYearlyHead } from '../../domain/ledger';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
@@ -29,6 +31,8 @@ export interface ReceiptDocument {
   balance: { asOn: string; amount: string } | null;
   /** online money that came with this receipt beyond the dues, kept as the student's credit (ruling 27); null when none */
   creditKept: string | null;
+  /** "Concession: Sibling −₹150.00 (Tuition Fee, July 2025)" for the heads and months this receipt pays (issue 16) */
+  concessions: string[];
 }
 
 /**
@@ -37,12 +41,28 @@ export interface ReceiptDocument {
  * balance carried from earlier sessions. A reprint shows the balance as it is then, labelled with
  * that date, so a parent never reads an old figure as today's.
  */
-async function balanceDue(db: Db, { schoolId, receipt, now }: { schoolId: string; receipt: ReceiptDto; now: Date }): Promise<Paise> {
+async function balanceDue(db: Db, { schoolId, receipt, now }: { schoolId: string; receipt: ReceiptDto; now: Date }): Promise<{ balance: Paise; concessions: string[] }> {
   const ctx = await loadStudentSession(db, { schoolId, studentId: receipt.studentId, academicYear: receipt.academicYear });
+  const account = accountFor(ctx, indiaMonthKey(now));
   // a closed session's dues are in its carried balance: count them once
-  const session = ctx.carried ? 0 : accountFor(ctx, indiaMonthKey(now)).tillDate.outstanding;
+  const session = ctx.carried ? 0 : account.tillDate.outstanding;
   const carried = summariseCarried(await carriedBalances(db, { schoolId, studentId: receipt.studentId })).balance;
-  return paise(session + carried);
+  return { balance: paise(session + carried), concessions: receiptConcessions(account, receipt) };
+}
+
+/** The concessions behind the heads and months a receipt pays, each once. */
+function receiptConcessions(account: SessionAccount, receipt: ReceiptDto): string[] {
+  const out = new Set<string>();
+  for (const line of receipt.lines) {
+    if (line.academicYear !== receipt.academicYear) continue;
+    const pos = isMonthlyHead(line.head)
+      ? account.months.find((m) => m.key === line.period)?.[line.head]
+      : isYearlyHead(line.head)
+        ? account.yearly.find((y) => y.head === line.head)
+        : undefined;
+    for (const g of pos?.grants ?? []) out.add(concessionReceiptText(g, line.head as ConcessionHead, isMonthlyHead(line.head) ? line.period : null));
+  }
+  return [...out];
 }
 
 export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoolId: string; id: string; now: Date }): Promise<ReceiptDocument> {
@@ -70,13 +90,15 @@ export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoo
     .from(studentCreditEntries)
     .where(and(eq(studentCreditEntries.schoolId, schoolId), eq(studentCreditEntries.receiptId, id), eq(studentCreditEntries.kind, 'online_excess')));
   const creditKept = Number(kept?.amount ?? 0) > 0 ? toRupeeString(paise(Number(kept!.amount))) : null;
-  const balance = receipt.status === 'live' ? { asOn: indiaDate(now), amount: toRupeeString(await balanceDue(db, { schoolId, receipt, now })) } : null;
+  const due = receipt.status === 'live' ? await balanceDue(db, { schoolId, receipt, now }) : null;
+  const balance = due ? { asOn: indiaDate(now), amount: toRupeeString(due.balance) } : null;
   return {
     receipt,
     school: { ...school!, hasLogo },
     student: { fatherName: student?.fatherName ?? '', admissionNumber: student?.admissionNumber ?? null },
     balance,
     creditKept,
+    concessions: due?.concessions ?? [],
   };
 }
 

@@ -104,6 +104,10 @@ function drawCopy(doc: Pdf, d: ReceiptDocument, logo: SchoolLogo | undefined, co
     writeText(doc, `${T.creditKept}: ${rupeeText(d.creditKept)}`, left, y, { size: 8.5, width: area.width });
     y = doc.y + 3;
   }
+  for (const text of d.concessions) {
+    writeText(doc, text, left, y, { size: 8.5, width: area.width });
+    y = doc.y + 3;
+  }
   y += 10;
   writeText(doc, `${T.receivedBy}: ${r.receivedBy}`, left, y, { size: 8.5, width: half - 6, lineBreak: false });
   doc.save().moveTo(right - mm(45), y + 8).lineTo(right, y + 8).lineWidth(0.5).strokeColor('#555555').stroke().restore();

@@ -30,6 +30,7 @@ const receiptDocumentDto = z.object({
     .nullable()
     .describe("what the student still owes (the receipt's session till date plus carried balances) as on today; null on a cancelled receipt"),
   creditKept: money.nullable().describe("online money that came with this receipt beyond the dues, kept as the student's credit (ruling 27)"),
+  concessions: z.array(z.string()).describe('"Concession: Sibling −₹150.00 (Tuition Fee, July 2025)" for the months and heads the receipt pays (issue 16)'),
 });
 
 export async function receiptRoutes(fastify: FastifyInstance): Promise<void> {

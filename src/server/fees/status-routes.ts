@@ -8,6 +8,9 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
+import { studentFine } from '../policy/fines';
+import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
+import { indiaDate } from '../../domain/sessions';
 import { accountFor, loadStudentSession } from './context';
 import { creditBalance } from './credit';
 import {
@@ -62,6 +65,7 @@ const feeStatusDto = z.object({
   }),
   receipts: z.array(receiptDto).describe("the student's receipts in this session, newest first, cancelled ones included"),
   credit: money.describe("the student's credit (ruling 27): money received online for fees already paid, to apply or refund"),
+  fine: fineSummaryDto.describe("today's late fine (issue 16): the same figure as Record Fee Payment and the payment link"),
 });
 
 const outstandingDto = z.object({
@@ -107,10 +111,11 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       const ctx = await loadStudentSession(db, { schoolId, studentId, academicYear: request.query.academicYear });
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);
-      const [carried, receiptRows, credit] = await Promise.all([
+      const [carried, receiptRows, credit, fine] = await Promise.all([
         carriedRead,
         listReceipts(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, limit: 500, offset: 0 }),
         creditBalance(db, { schoolId, studentId: ctx.student.id }),
+        studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf: indiaDate(now) }),
       ]);
       const earlier = summariseCarried(carried, (r) => r.sessionStartDate < ctx.session.startDate && r.remaining > 0);
       const outstanding = account.tillDate.outstanding;
@@ -144,6 +149,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
         },
         receipts: receiptRows.map(toReceiptDto),
         credit: rupees(credit),
+        fine: fineSummaryToDto(fine.fine, fine.rule.enabled),
       };
     },
   );

@@ -62,7 +62,7 @@ export async function captureOnlinePayment(
 
   const dues = await loadStudentDues(tx, { schoolId, studentId: payment.studentId, now });
   const amount = paise(payment.amountPaise);
-  const split = allocateLinkPayment({ feeType: link.feeType as LinkFeeType, feeMonth: link.feeMonth }, dues.account, dues.carried, amount);
+  const split = allocateLinkPayment({ feeType: link.feeType as LinkFeeType, feeMonth: link.feeMonth }, dues.account, dues.carried, amount, dues.fine);
   const paidOn = indiaDate(now);
   const lines: NewLine[] = [
     ...split.carried.map((c) => ({ head: 'previous_balance' as const, period: null, amount: c.amount, paidOn, sessionId: c.sessionId, academicYear: c.academicYear })),

@@ -118,7 +118,7 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
         const dues = await loadStudentDues(tx, { schoolId, studentId: student.id, now });
         const problem = linkFeeProblem(feeType, feeMonth, dues.open ? sessionMonths(dues.session.startDate, dues.session.endDate).map((m) => m.key) : null);
         if (problem) throw badRequest(problem);
-        const split = allocateLinkPayment({ feeType, feeMonth }, dues.account, dues.carried, amount);
+        const split = allocateLinkPayment({ feeType, feeMonth }, dues.account, dues.carried, amount, dues.fine);
         if (split.credit > 0) {
           throw conflict(`Only ${formatINR(paise(amount - split.credit))} is still due for this fee; ${formatINR(amount)} is more than that. A fee cannot be paid twice.`);
         }

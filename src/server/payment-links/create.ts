@@ -70,7 +70,7 @@ export async function createPaymentLink(tx: Db, args: CreateLinkArgs, now: Date)
   const months = dues.open ? sessionMonths(dues.session.startDate, dues.session.endDate).map((m) => m.key) : null;
   const problem = linkFeeProblem(args.feeType, feeMonth, months);
   if (problem) throw badRequest(problem);
-  const due = linkDue({ feeType: args.feeType, feeMonth }, dues.account, dues.carried);
+  const due = linkDue({ feeType: args.feeType, feeMonth }, dues.account, dues.carried, dues.fine);
   if (due <= 0) throw conflict(noDuesMessage(dues.student.name, args.feeType, feeMonth));
   const amount = args.amountPaise ?? due;
   if (amount <= 0) throw badRequest('Amount must be more than zero');
@@ -137,7 +137,7 @@ export async function findReusableLink(
     .limit(5);
   if (rows.length === 0) return null;
   const dues = await loadStudentDues(tx, { schoolId, studentId, now });
-  const due = linkDue({ feeType, feeMonth: null }, dues.account, dues.carried);
+  const due = linkDue({ feeType, feeMonth: null }, dues.account, dues.carried, dues.fine);
   const same = rows.find((r) => r.amountPaise === due);
   return same ? toCreated(same) : null;
 }

@@ -1,6 +1,8 @@
 import type { SessionAccount } from '../../domain/fees';
 import { indiaMonthKey } from '../../domain/ledger';
-import { paise } from '../../domain/money';
+import { paise, type Paise } from '../../domain/money';
+import { indiaDate } from '../../domain/sessions';
+import { studentFine } from '../policy/fines';
 import type { OpenCarried } from '../../domain/payment-links';
 import type { Db } from '../db/client';
 import { accountFor, defaultSession, loadStudentSession, type StudentSession } from '../fees/context';
@@ -15,6 +17,8 @@ export interface StudentDues {
   session: SessionRow;
   account: SessionAccount | null;
   carried: OpenCarried[];
+  /** today's late fine of the open session (issue 16): the figure fee status shows, from the same function */
+  fine: Paise;
 }
 
 export async function loadStudentDues(db: Db, { schoolId, studentId, now }: { schoolId: string; studentId: string; now: Date }): Promise<StudentDues> {
@@ -30,5 +34,8 @@ export async function loadStudentDues(db: Db, { schoolId, studentId, now }: { sc
     if (!ctx.carried) open = ctx;
   }
   const session = open?.session ?? (await defaultSession(db, student));
-  return { student, open, session, account: open ? accountFor(open, indiaMonthKey(now)) : null, carried };
+  const account = open ? accountFor(open, indiaMonthKey(now)) : null;
+  const fine =
+    open && account ? (await studentFine(db, { schoolId, studentId: student.id, sessionId: open.session.id, account, asOf: indiaDate(now) })).fine.due : paise(0);
+  return { student, open, session, account, carried, fine };
 }

@@ -4,6 +4,7 @@ import { monthKeyLabel, monthRangesText } from '../../domain/reports';
 import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-document';
 import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
+import { finesOfMany } from '../policy/fines-of-many';
 import { positionsCte, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
 import { classRank, isIncome, isLive, isOpeningEntry } from './sql';
@@ -389,13 +390,22 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
     await db.execute(sql`
       with ${positionsCte(schoolId, asOf)},
       owing as (select * from pos where owed > 0 ${className ? sql`and lower(class_name) = lower(${className})` : sql``})
-      select p.id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key, p.start_key,
+      select p.id, p.session_id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key, p.start_key,
              p.due_months, p.tuition::text as tuition, p.bus::text as bus, p.t_mask::text as t_mask, p.b_mask::text as b_mask,
              p.monthly_owed::text as monthly_owed, p.yearly_owed::text as yearly_owed, p.carried_owed::text as carried_owed, p.owed::text as owed
       from owing p
       order by ${sort === 'amount' ? sql`p.owed desc, ` : sql``}${classRank(sql`p.class_name`)}, p.section, p.roll_number, p.name`),
   );
   const sum = (key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
+  // today's late fine beside the dues (issue 16: the figure fee status and the payment link show);
+  // not part of the total, which stays what stats call pending fees
+  const fines = await finesOfMany(db, {
+    schoolId,
+    people: rows.filter((r) => r.closed !== true && r.session_id).map((r) => ({ id: String(r.id), sessionId: String(r.session_id) })),
+    today: ctx.today,
+  });
+  const fineOf = (r: Row) => fines.get(String(r.id)) ?? 0;
+  const fineTotal = rows.reduce((s, r) => s + fineOf(r), 0);
   // the due months with a head expected and nothing recorded, from the recorded-month bits
   const missing = (r: Row): string[] => {
     if (r.closed === true || !r.first_key) return [];
@@ -427,6 +437,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
       { label: 'Yearly fees due', value: money(sum('yearly_owed')), kind: 'money' },
       { label: 'Previous balances', value: money(sum('carried_owed')), kind: 'money' },
       { label: 'Total pending', value: money(sum('owed')), kind: 'money', tone: 'bad' },
+      ...(fines.size > 0 ? [{ label: 'Late fines today', value: money(fineTotal), kind: 'money' as const }] : []),
     ],
     tables: [
       {
@@ -442,6 +453,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           col('yearly', 'Yearly due', 'money'),
           col('previous', 'Previous balance', 'money'),
           col('total', 'Total due', 'money'),
+          col('fine', 'Late fine today', 'money'),
         ],
         rows: rows.map((r) => ({
           className: String(r.class_name),
@@ -454,6 +466,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           yearly: money(r.yearly_owed),
           previous: money(r.carried_owed),
           total: money(r.owed),
+          fine: money(fineOf(r)),
         })),
         totals: {
           className: 'Total',
@@ -466,6 +479,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
           yearly: money(sum('yearly_owed')),
           previous: money(sum('carried_owed')),
           total: money(sum('owed')),
+          fine: money(fineTotal),
         },
         empty: 'No pending fees: every student is paid up till date',
       },

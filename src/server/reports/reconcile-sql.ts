@@ -52,14 +52,16 @@ export function reconcileCtes(schoolId: string): SQL {
     recon as (
       select p.id as student_id,
              (p.tuition + p.bus) * p.due_months + case when p.first_key <= p.due_key then p.yearly_total else 0 end as due,
-             coalesce(sum(greatest(rx.expected - rx.paid, 0)) filter (where rx.place = 'due' and rx.head in ('tuition', 'bus') and rx.paid > 0), 0) as concession,
+             coalesce(sum(greatest(rx.expected - rx.paid, 0)) filter (where rx.place = 'due' and rx.head in ('tuition', 'bus') and rx.paid > 0), 0)
+               -- approved concessions (issue 16): unrecorded due months, and yearly heads once due
+               + p.m_granted + case when p.first_key <= p.due_key then p.y_granted else 0 end as concession,
              coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'due'), 0) as received,
              coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'ahead'), 0) as advance,
              coalesce(sum(rx.paid), 0)
                - coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('due', 'ahead')), 0) as other
       from pos p
       left join rx on rx.student_id = p.id
-      group by p.id, p.tuition, p.bus, p.due_months, p.first_key, p.due_key, p.yearly_total
+      group by p.id, p.tuition, p.bus, p.due_months, p.first_key, p.due_key, p.yearly_total, p.m_granted, p.y_granted
     )`;
 }
 

@@ -18,7 +18,9 @@ import { sql, type SQL } from 'drizzle-orm';
  * due_key), tuition, bus, yearly_total, yearly_due, closed, t_mask and b_mask (bit k set: month k of
  * the session recorded for tuition / bus, up to the horizon), received (every live line of the session
  * but arrears payments), monthly_owed, yearly_owed, session_owed, carried_owed (every carried balance
- * and the opening arrears), owed, expected_now (this month's tuition and bus); and a CTE `paid`
+ * and the opening arrears), owed, expected_now (this month's tuition and bus), m_granted (approved
+ * concessions on unrecorded monthly heads up to the horizon) and y_granted (on the yearly heads:
+ * counted once the session has begun, as reports do); and a CTE `paid`
  * (student_id, p_admission, p_exam, p_books, p_uniform, p_misc, received) for the yearly heads.
  */
 
@@ -26,7 +28,8 @@ const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${
 
 /** The stored balance's columns every builder selects, `b` the session row and `sb` the student's. */
 const balanceColumns = sql`
-  b.start_key as b_start_key, b.monthly_owed as owed_by_month,
+  b.start_key as b_start_key, b.monthly_owed as owed_by_month, b.monthly_granted as granted_by_month,
+  coalesce(b.yearly_granted, 0)::bigint as b_yearly_granted,
   coalesce(b.tuition_paise, 0)::bigint as tuition, coalesce(b.bus_paise, s.monthly_bus_fee_paise, 0)::bigint as bus,
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
@@ -112,7 +115,10 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              case when b.due_idx < 0 then 0::bigint when b.due_idx >= 62 then -1::bigint else (1::bigint << (b.due_idx + 1)) - 1 end as due_bits,
              case when b.due_idx < 0 or b.owed_by_month is null or cardinality(b.owed_by_month) = 0 then 0::bigint
                   else b.owed_by_month[least(b.due_idx, cardinality(b.owed_by_month) - 1) + 1] end as monthly_now,
-             case when b.due_idx >= 0 then b.b_yearly_owed else 0::bigint end as yearly_due
+             case when b.due_idx >= 0 then b.b_yearly_owed else 0::bigint end as yearly_due,
+             case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
+                  else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
+             b.b_yearly_granted as y_granted
       from base b
     ),
     pos as (

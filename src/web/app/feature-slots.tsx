@@ -31,6 +31,8 @@ export interface FeeStatusPanelProps {
 const FEE_STATUS_PANELS: Array<LazyExoticComponent<ComponentType<FeeStatusPanelProps>>> = [
   // payment links and the student's credit (issue 13, ruling 27)
   lazy(() => import('@/web/features/payment-links/student-online-panel').then((m) => ({ default: m.StudentOnlinePanel }))),
+  // today's late fine, concessions, instalments and the session statement (issue 16)
+  lazy(() => import('@/web/features/fee-policy/student-policy-panel').then((m) => ({ default: m.StudentPolicyPanel }))),
 ];
 
 /** Fee Status, under a student's dues: payment links and credit. */
@@ -53,4 +55,16 @@ export const SETTINGS_CARDS: ReadonlyArray<LazyExoticComponent<ComponentType>> =
   // staff and the audit log (issue 15 items 1 and 3); each shows itself to Administrators only
   lazy(() => import('@/web/features/staff/staff-card').then((m) => ({ default: m.StaffCard }))),
   lazy(() => import('@/web/features/staff/audit-log-card').then((m) => ({ default: m.AuditLogCard }))),
+  // fee policy (issue 16): concession types, late fine rules, Tally ledger names
+  lazy(() => import('@/web/features/fee-policy/concession-types-card').then((m) => ({ default: m.ConcessionTypesCard }))),
+  lazy(() => import('@/web/features/fee-policy/late-fine-card').then((m) => ({ default: m.LateFineCard }))),
+  lazy(() => import('@/web/features/fee-policy/tally-mapping-card').then((m) => ({ default: m.TallyMappingCard }))),
 ];
+
+/** Fee Status, above the student picker: concessions and fine waivers waiting for approval (issue 16). */
+export const FeeStatusQueue = lazy(() => import('@/web/features/fee-policy/approvals-queue').then((m) => ({ default: m.ApprovalsQueue })));
+
+/** Reports, after the report cards: concession register, outstanding by class and statements, Export to Tally (issue 16). */
+export const ReportsExtraCards = lazy(() => import('@/web/features/fee-policy/report-cards').then((m) => ({ default: m.PolicyReportCards })));
+
+

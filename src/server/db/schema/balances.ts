@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
 import { academicSessions, students } from './students';
@@ -46,6 +47,9 @@ export const studentSessionBalances = pgTable(
     busMask: bigint('bus_mask', { mode: 'number' }).notNull(),
     /** monthly outstanding (tuition + bus) with month k as the horizon, k = 0 … months − 1 */
     monthlyOwed: bigint('monthly_owed', { mode: 'number' }).array().notNull(),
+    /** approved concessions (issue 16) on unrecorded monthly heads with month k as the horizon, and on the yearly heads */
+    monthlyGranted: bigint('monthly_granted', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    yearlyGranted: bigint('yearly_granted', { mode: 'number' }).notNull().default(0),
     monthlyReceived: bigint('monthly_received', { mode: 'number' }).notNull(),
     yearlyReceived: bigint('yearly_received', { mode: 'number' }).notNull(),
     extrasReceived: bigint('extras_received', { mode: 'number' }).notNull(),

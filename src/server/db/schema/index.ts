@@ -13,3 +13,4 @@ export * from './exports';
 export * from './billing';
 export * from './balances';
 export * from './staff';
+export * from './policy';

@@ -12,6 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { rupees } from '@/web/lib/format';
+import { fineQuery } from '@/web/lib/fine-api';
 import { outstandingQuery, recordFeePayment, refreshLedger, type FeePaymentReceipt } from '@/web/lib/ledger-api';
 import { sessionsQuery } from '@/web/lib/school-data';
 import { serverMessage } from '@/web/lib/form-errors';
@@ -34,6 +35,8 @@ const FEE_TYPES: Array<{ type: FeePaymentType; label: string }> = [
   { type: 'other', label: 'Other Fee' },
 ];
 const PREVIOUS_BALANCE = { type: 'previous_balance' as const, label: 'Previous Balance' };
+/** Today's late fine (issue 16), offered only while one is due; collected under the head `fine`. */
+const LATE_FINE = { type: 'fine' as const, label: 'Late Fine' };
 /** Monthly and transport fees pay a month of the session. */
 const PER_MONTH = new Set<FeePaymentType>(['monthly', 'transport']);
 
@@ -82,8 +85,12 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
   const [saved, setSaved] = useState<FeePaymentReceipt | null>(null);
   const clientId = useClientId();
 
+  const session = sessions.data?.find((s) => s.id === student?.sessionId) ?? sessions.data?.find((s) => s.isActive);
+  const fine = useQuery({ ...fineQuery(student?.id ?? '', session?.sessionName), enabled: Boolean(student && session) && !dues });
+  const fineDue = fine.data ? (parseRupees(fine.data.due) ?? 0) : 0;
+
   const carried = outstanding.data ? parseRupees(outstanding.data.previousBalance.balance) ?? 0 : 0;
-  const types = dues ? [PREVIOUS_BALANCE] : carried > 0 ? [...FEE_TYPES, PREVIOUS_BALANCE] : FEE_TYPES;
+  const types = dues ? [PREVIOUS_BALANCE] : [...FEE_TYPES, ...(fineDue > 0 ? [LATE_FINE] : []), ...(carried > 0 ? [PREVIOUS_BALANCE] : [])];
 
   // A passout's dues: the whole balance is offered, the clerk may take part of it.
   const effectiveRows = useMemo(() => {
@@ -91,15 +98,13 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
     return { ...rows, previous_balance: { checked: true, amount: outstanding.data.previousBalance.balance, month: '' } };
   }, [dues, rows, outstanding.data]);
 
-  const months = useMemo(() => {
-    const session = sessions.data?.find((s) => s.id === student?.sessionId) ?? sessions.data?.find((s) => s.isActive);
-    return session ? sessionMonths(session.startDate, session.endDate) : [];
-  }, [sessions.data, student?.sessionId]);
+  const months = useMemo(() => (session ? sessionMonths(session.startDate, session.endDate) : []), [session]);
 
   const suggested: Partial<Record<FeePaymentType, string | null | undefined>> = {
     monthly: student?.monthlyFee,
     transport: student && parseRupees(student.monthlyBusFee) ? student.monthlyBusFee : null,
     admission: student?.admissionFee,
+    fine: fine.data?.due,
   };
 
   const setRow = (type: string, patch: Partial<Row>) =>
@@ -234,6 +239,10 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
                         </option>
                       ))}
                     </NativeSelect>
+                  ) : t.type === 'fine' && fine.data ? (
+                    <span className="col-span-2 col-start-2 text-xs text-muted-foreground sm:col-span-1 sm:col-start-auto" data-testid="pay-fine-how">
+                      Today {rupees(fine.data.due)}: {fine.data.explanation}
+                    </span>
                   ) : t.type === 'previous_balance' && outstanding.data ? (
                     <span className="col-span-2 col-start-2 text-xs text-muted-foreground sm:col-span-1 sm:col-start-auto">
                       Pending {rupees(outstanding.data.previousBalance.balance)}

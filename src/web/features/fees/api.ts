@@ -69,6 +69,9 @@ interface Head {
   expected: string;
   paid: string;
   concession: string;
+  /** taken off by approved concessions (issue 16) */
+  granted: string;
+  grants: Array<{ concessionId: string; name: string; amount: string }>;
   outstanding: string;
   recorded: boolean;
   paidOn: string | null;

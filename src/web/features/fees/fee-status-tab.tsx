@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
-import { FeeStatusPanels, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
+import { FeeStatusPanels, FeeStatusQueue, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -57,6 +57,9 @@ function StatusScreen() {
           <FeeStatusTools />
         </Suspense>
       </div>
+      <Suspense fallback={null}>
+        <FeeStatusQueue />
+      </Suspense>
       <Card>
         <CardContent className="pt-5 sm:pt-6">
           <StudentPicker state={state} idPrefix="status" />
@@ -204,6 +207,9 @@ function MonthCards({ data }: { data: FeeStatus }) {
               <Line label="Tuition" value={rupees(m.tuition.paid)} of={rupees(m.tuition.expected)} />
               <Line label="Bus" value={rupees(m.bus.paid)} of={rupees(m.bus.expected)} />
               {!isZero(m.discount) ? <Line label="Discount" value={rupees(m.discount)} /> : null}
+              {[...m.tuition.grants, ...m.bus.grants].map((g, i) => (
+                <Line key={i} label={`Concession: ${g.name}`} value={`−${rupees(g.amount)}`} />
+              ))}
               {!isZero(m.outstanding) && m.due ? <Line label="Outstanding" value={rupees(m.outstanding)} tone="warn" /> : null}
             </li>
           ))}
@@ -227,7 +233,10 @@ function YearlyCard({ data }: { data: FeeStatus }) {
           <div key={h.head} className="flex items-center justify-between gap-2">
             <span>{h.label}</span>
             <span className="flex items-center gap-2">
-              <span className="tabular-nums text-muted-foreground">{h.status === 'not_applicable' ? '—' : `${rupees(h.paid)} / ${rupees(h.expected)}`}</span>
+              <span className="tabular-nums text-muted-foreground">
+                {h.status === 'not_applicable' ? '—' : `${rupees(h.paid)} / ${rupees(h.expected)}`}
+                {h.grants.map((g) => ` · Concession: ${g.name} −${rupees(g.amount)}`).join('')}
+              </span>
               <Badge variant={h.status === 'paid' ? 'success' : h.status === 'pending' ? 'warning' : 'secondary'}>
                 {h.status === 'paid' ? 'Paid' : h.status === 'pending' ? 'Pending' : 'Not applicable'}
               </Badge>

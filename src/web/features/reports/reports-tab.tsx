@@ -14,6 +14,7 @@ import {
 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { REPORT_TITLES, type ReportKind } from '@/domain/report-document';
+import { ReportsExtraCards } from '@/web/app/feature-slots';
 import { indiaDate } from '@/domain/sessions';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
@@ -127,6 +128,9 @@ export function ReportsTab() {
             Excel
           </Button>
         </ReportCard>
+        <Suspense fallback={null}>
+          <ReportsExtraCards />
+        </Suspense>
       </div>
 
       <div className="grid gap-3">

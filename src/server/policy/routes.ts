@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import { concessionRoutes } from './concession-routes';
+import { fineRoutes } from './fine-routes';
+import { statementRoutes } from './statement-routes';
+import { tallyRoutes } from './tally-routes';
+
+/** Fee policy (issue 16): concessions, late fines, instalment plans, the Tally export. See docs/api/fee-policy.md. */
+export async function feePolicyRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(concessionRoutes);
+  await app.register(fineRoutes);
+  await app.register(tallyRoutes);
+  await app.register(statementRoutes);
+}
