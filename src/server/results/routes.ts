@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addSubjectSchema, bulkResultsSchema, classParam, renameSubjectSchema, reorderSubjectsSchema } from '../../domain/results';
-import { assertTeacherCovers } from '../staff/teacher-scope';
+import { assertSubjectsCovered, assertTeacherCovers, assertTeacherCoversWholeClass } from '../staff/teacher-scope';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
@@ -178,7 +178,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
-      await assertTeacherCovers(db, request, { className, section });
+      const mayTeach = await assertTeacherCovers(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [roster, subjectRows] = await db.transaction(async (tx) => [
         await listRoster(tx, { schoolId, sessionId: session.id, className, section }),
@@ -189,9 +189,10 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
         academicSession: session.name,
         class: className,
         section,
-        subjects: subjectRows.map((s) => ({ id: s.id, name: s.name })),
+        // a teacher sees the subjects assigned to them only (ruling 32)
+        subjects: subjectRows.filter((s) => mayTeach.allows(s.name)).map((s) => ({ id: s.id, name: s.name })),
         students: roster.map((s) => ({ id: s.id, name: s.name, rollNumber: s.rollNumber, admissionNumber: s.admissionNumber })),
-        results: stored.map((r) => toResultDto(r, session.name)),
+        results: stored.filter((r) => mayTeach.allows(r.subject)).map((r) => toResultDto(r, session.name)),
       };
     },
   );
@@ -215,7 +216,8 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const input = request.body;
       const validateOnly = input.validateOnly === true;
-      await assertTeacherCovers(db, request, { className: input.class, section: input.section });
+      const mayTeach = await assertTeacherCovers(db, request, { className: input.class, section: input.section });
+      assertSubjectsCovered(mayTeach, input.results.map((r) => r.subject));
       return db.transaction(async (tx) => {
         const plan = await planBulkSave(tx, { schoolId, input });
         if (validateOnly) return { success: true as const, saved: plan.rows.length, unchanged: plan.unchanged, validateOnly };
@@ -250,7 +252,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
-      await assertTeacherCovers(db, request, { className, section });
+      await assertTeacherCoversWholeClass(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const [sheet] = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       return sheet!;
@@ -274,7 +276,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession, rollNumber } = request.query;
-      await assertTeacherCovers(db, request, { className, section });
+      await assertTeacherCoversWholeClass(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
@@ -299,7 +301,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
       const { class: className, section, academicSession } = request.query;
-      await assertTeacherCovers(db, request, { className, section });
+      await assertTeacherCoversWholeClass(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section }));
       const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { createSession, enrollStudents } from '../results/test-fixtures';
 import { addStaff } from './staff-helpers';
 
 let ctx: TestContext;
@@ -105,6 +106,40 @@ describe('staff accounts (ruling 32)', () => {
     expect(other.statusCode).toBe(403);
     expect(other.json().error).toBe('This class and section are not assigned to you. Ask the owner or an administrator to assign them.');
     expect((await teacher.api.get('/api/results?class=Class%205&section=A&academicSession=2025-2026')).statusCode).not.toBe(403);
+  });
+
+  it('shows a subject teacher only their subjects, refuses marks for the others, and keeps whole-class marksheets from them', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const session = await createSession(ctx.database.db, { schoolId: school.schoolId, name: '2025-2026', isActive: true });
+    const [kid] = await enrollStudents(ctx.database.db, { schoolId: school.schoolId, session, className: 'Class 5', section: 'A', students: [{ name: 'Aarav Sharma' }] });
+    const query = 'class=Class%205&section=A&academicSession=2025-2026';
+    const subjects: Array<{ name: string }> = (await school.api.get(`/api/results?${query}`)).json().subjects;
+    expect(subjects.length).toBeGreaterThan(1);
+    const [mine, theirs] = [subjects[0]!.name, subjects[1]!.name];
+    const marks = (subject: string) => ({ studentId: kid!.id, academicSession: '2025-2026', subject, ca: '15', sa: '40' });
+    expect((await school.api.post('/api/results/bulk', { class: 'Class 5', section: 'A', results: [marks(mine), marks(theirs)] })).json().saved).toBe(2);
+
+    const teacher = await addStaff(ctx, school, 'teacher');
+    await school.api.put(`/api/staff/${teacher.id}/assignments`, { assignments: [{ className: 'Class 5', section: 'A', subjects: [mine] }] });
+    const seen = (await teacher.api.get(`/api/results?${query}`)).json();
+    expect(seen.subjects.map((s: { name: string }) => s.name)).toEqual([mine]);
+    expect(seen.results.map((r: { subject: string }) => r.subject)).toEqual([mine]);
+
+    const refused = await teacher.api.post('/api/results/bulk', { class: 'Class 5', section: 'A', results: [{ ...marks(mine), sa: '45' }, { ...marks(theirs), sa: '10' }] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe(`${theirs} is not one of your subjects in this class. Ask the owner or an administrator to assign it.`);
+    // nothing of the refused save was written
+    const after = (await school.api.get(`/api/results?${query}`)).json().results as Array<{ subject: string; sa: string }>;
+    expect(after.find((r) => r.subject === mine)!.sa).toBe('40');
+    expect(after.find((r) => r.subject === theirs)!.sa).toBe('40');
+    expect((await teacher.api.post('/api/results/bulk', { class: 'Class 5', section: 'A', results: [{ ...marks(mine), sa: '45' }] })).json().saved).toBe(1);
+
+    const sheet = await teacher.api.get(`/api/results/marksheet?${query}&rollNumber=1`);
+    expect(sheet.statusCode).toBe(403);
+    expect(sheet.json().error).toBe('Marksheets show every subject of the class: they are for the teachers assigned the whole class. Ask the owner or an administrator.');
+    // the class teacher (every subject) gets it
+    await school.api.put(`/api/staff/${teacher.id}/assignments`, { assignments: [{ className: 'Class 5', section: 'A', subjects: [] }] });
+    expect((await teacher.api.get(`/api/results/marksheet?${query}&rollNumber=1`)).statusCode).toBe(200);
   });
 
   it("answers 404 for another school's staff member", async () => {
