@@ -5,6 +5,7 @@ import { rowsOf } from '../src/server/lib/sql-rows';
 import { markSchoolChanged } from '../src/server/stats/versions';
 import { generatedSchool, type BenchSchool } from './generate';
 import type { BenchContext, BenchRow } from './types';
+import { failedRequests } from './load';
 
 /**
  * Issue 5 targets, for schools of ctx.sizes students (default 2,000 and 60,000) with three sessions
@@ -62,7 +63,7 @@ async function gridSaves(ctx: BenchContext, school: BenchSchool, label: string):
       },
     ],
   });
-  const errors = result.errors + result.timeouts + result.non2xx;
+  const errors = failedRequests(result);
   return {
     name: label,
     requestsPerSecond: Math.round(result.requests.average),

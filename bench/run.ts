@@ -23,6 +23,7 @@ import { schools, users } from '../src/server/db/schema';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
+import { failedRequests } from './load';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, sizes: { type: 'string' }, quick: { type: 'boolean', default: false } },
@@ -145,7 +146,7 @@ const ctx: BenchContext = {
       },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
-    const errors = result.errors + result.timeouts + result.non2xx;
+    const errors = failedRequests(result);
     const row: BenchRow = {
       name: options.name,
       requestsPerSecond: Math.round(result.requests.average),
