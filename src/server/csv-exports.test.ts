@@ -15,6 +15,12 @@ const FORMULA = '=HYPERLINK("http://x","y")';
 const SCHOOL = '=CONCAT("Green","Valley")';
 const RUNS_AS_FORMULA = /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/;
 
+/** CSV routes that ask for a period (the test app's clock stands in April 2026) */
+const DATED = ['/api/reports/financial.csv', '/api/exports/journal.csv'];
+
+/** the report documents carry the school's name in their heading; the registers and the journal carry the student or the ledger name */
+const headedBySchool = (path: string) => path.startsWith('/api/reports/') && path !== '/api/reports/cancellations.csv';
+
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -26,8 +32,17 @@ describe('CSV downloads', () => {
     const school = await signUpSchool(ctx, { schoolName: SCHOOL });
     const add = await school.api.post('/api/students', { name: FORMULA, class: 'Class 10', section: 'A', fatherName: '@SUM(1+1)', mobileNumber: '9876543210', monthlyBusFee: '0.00' });
     expect(add.statusCode).toBe(201);
+    // a cheque in the register and a cancelled receipt in the cancellation register, both of that student
+    const cheque = await school.api.post('/api/fees', { studentId: add.json().id, fees: [{ type: 'other', amount: '100' }], paymentMode: 'cheque', chequeNumber: '004512', bankName: 'J&K Bank' });
+    expect(cheque.statusCode).toBe(201);
+    const cash = await school.api.post('/api/fees', { studentId: add.json().id, fees: [{ type: 'other', amount: '50' }], paymentMode: 'cash' });
+    expect((await school.api.post(`/api/receipts/${cash.json().receipt?.id ?? cash.json().id}/cancel`, { reason: 'Entered twice' })).statusCode).toBe(200);
     const discharge = await school.api.post(`/api/students/${add.json().id}/discharge`, { reason: '+cmd|" /C calc"!A0' });
     expect(discharge.statusCode).toBe(200);
+
+    // a Tally ledger name is typed by the school too: the journal's account column carries it
+    expect((await school.api.put('/api/exports/tally/mapping', { expensesPaidFrom: FORMULA })).statusCode).toBe(200);
+    expect((await school.api.post('/api/expenses', { category: 'Rent', amount: '100', date: '2026-04-09', description: 'April rent' })).statusCode).toBe(201);
 
     const doc = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const csvRoutes = Object.entries(doc.paths)
@@ -37,9 +52,11 @@ describe('CSV downloads', () => {
 
     const unsafe: string[] = [];
     for (const path of csvRoutes) {
-      const res = await school.api.get(path === '/api/reports/financial.csv' ? `${path}?fromDate=2026-04-01&toDate=2026-04-30` : path);
+      const res = await school.api.get(
+        DATED.includes(path) ? `${path}?fromDate=2026-04-01&toDate=2026-04-30` : path === '/api/reports/cancellations.csv' ? `${path}?from=2026-04-01&to=2026-04-30` : path,
+      );
       expect(res.statusCode, path).toBe(200);
-      const carried = path.startsWith('/api/passouts/') ? FORMULA : SCHOOL;
+      const carried = headedBySchool(path) ? SCHOOL : FORMULA;
       expect(res.body, path).toContain(`'${carried.replace(/"/g, '""')}`);
       const cells = Papa.parse<string[]>(res.body.replace(/^\uFEFF/, '')).data.flat();
       for (const cell of cells) if (RUNS_AS_FORMULA.test(cell)) unsafe.push(`${path}: ${cell}`);
