@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passouts, previousBalances, students } from '../db/schema';
+import { auditLog, passouts, previousBalances, students } from '../db/schema';
 import { activatePlan, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
@@ -129,6 +129,19 @@ describe('starting the next session (issue 11)', () => {
       ['Chetan', '24000.00'],
       ['Divya', '11500.00'],
     ]);
+    // every student's move is in the audit log, with what they carried
+    const moves = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.schoolId, school.schoolId), eq(auditLog.entity, 'student')));
+    const moveOf = (name: string) => moves.find((m) => m.entityId === ids[name] && m.action.startsWith('student.'));
+    expect(moveOf('Asha')).toMatchObject({
+      action: 'student.rollover',
+      before: { className: 'Class 5', section: 'A', rollNumber: 1, sessionId: running.id, status: 'active' },
+      after: { className: 'Class 6', section: 'A', rollNumber: 1, sessionId: nextId, status: 'active', previousBalance: { academicYear: '2026-2027', monthlyOutstandingPaise: 800_000, yearlyOutstandingPaise: 50_000 } },
+    });
+    expect(moveOf('Chetan')).toMatchObject({
+      action: 'student.graduate',
+      after: { className: 'Class 12', status: 'passout', sessionId: running.id, previousBalance: { academicYear: '2026-2027', monthlyOutstandingPaise: 2_400_000, yearlyOutstandingPaise: 0 } },
+    });
+    expect(moves.filter((m) => m.action === 'student.rollover' || m.action === 'student.graduate')).toHaveLength(4);
     const list = (await school.api.get('/api/academic-sessions')).json();
     expect(list.find((s: { id: string }) => s.id === nextId).canUndoStart).toBe(true);
     expect((await school.api.post(`/api/academic-sessions/${nextId}/start`, {})).json().error).toBe('2027-2028 has already been started.');
