@@ -75,6 +75,10 @@ export const policyApi = {
   saveTallyMapping: (mapping: Partial<TallyMapping>) => api.put<TallyMapping>('/api/exports/tally/mapping', mapping),
 };
 
+/** Which concessions the register lists (the server's `status` filter; approved by default). */
+export const REGISTER_STATUSES = ['approved', 'requested', 'rejected', 'all'] as const;
+export type RegisterStatus = (typeof REGISTER_STATUSES)[number];
+
 export const paths = {
   tally: (fromDate: string, toDate: string) => `/api/exports/tally?${qs({ fromDate, toDate })}`,
   journal: (fromDate: string, toDate: string) => `/api/exports/journal.csv?${qs({ fromDate, toDate })}`,
@@ -82,7 +86,8 @@ export const paths = {
   classStatements: (className: string, section: string | undefined, academicYear: string) =>
     `/api/statements.pdf?${qs({ className, section, academicYear })}`,
   outstandingByClass: (academicYear: string) => `/api/reports/outstanding-by-class.pdf?${qs({ academicYear })}`,
-  concessionRegister: (academicYear: string, ext: 'pdf' | 'csv') => `/api/reports/concession-register.${ext}?${qs({ academicYear })}`,
+  concessionRegister: (academicYear: string, ext: 'pdf' | 'csv', status?: RegisterStatus) =>
+    `/api/reports/concession-register.${ext}?${qs({ academicYear, status })}`,
 };
 
 export const typesQuery = queryOptions({ queryKey: ['concession-types'], queryFn: policyApi.types });
