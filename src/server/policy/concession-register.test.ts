@@ -22,7 +22,7 @@ let ownerName: string;
 
 const YEAR = '2025-2026';
 
-async function concession(studentId: string, typeId: string, fromMonth: string, toMonth: string | null, by: typeof clerk) {
+async function concession(studentId: string, typeId: string, fromMonth: string, toMonth: string | null, by: { api: typeof school.api }) {
   const res = await by.api.post('/api/concessions', { studentId, typeId, academicYear: YEAR, fromMonth, toMonth, reason: 'As per the fee committee' });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
