@@ -139,7 +139,7 @@ export const texts = {
   concessionRegisterDescription: 'Who got which concession, how much (till date and for the session), from when, and who asked for and approved it.',
   registerSession: 'Session',
   registerShow: 'Show',
-  registerStatuses: { approved: 'Active (approved)', requested: 'Awaiting approval', rejected: 'Rejected', all: 'All requests' } as Record<string, string>,
+  registerStatuses: { approved: 'Approved', requested: 'Requested', rejected: 'Rejected', all: 'All' } as Record<string, string>,
   pdf: 'PDF',
   csv: 'CSV',
   classLabel: 'Class',
