@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatINR, parseRupees } from '../../domain/money';
+import { students } from '../db/schema';
 import { addStaff } from '../staff/staff-helpers';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
@@ -45,6 +47,7 @@ beforeAll(async () => {
   await seedStructure(db, { schoolId: school.schoolId, className: 'Class 3', tuition: 1000 });
   aarav = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Aarav Shah', className: 'Class 5' })).id;
   zoya = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Zoya Bhat', className: 'Class 3', busFee: 600 })).id;
+  await db.update(students).set({ admissionNumber: 'ADM-0042' }).where(eq(students.id, zoya));
   clerk = await addStaff(ctx, school, 'clerk', 'Ravi Kumar');
   accountant = await addStaff(ctx, school, 'accountant', 'Meera Koul');
   ownerName = (await school.api.get('/api/auth/me')).json().user.username;
@@ -77,7 +80,7 @@ describe('the concession register', () => {
     expect(body.rows.map((r: { studentName: string; typeName: string }) => `${r.studentName}: ${r.typeName}`)).toEqual(['Zoya Bhat: Bus help', 'Aarav Shah: Sibling', 'Aarav Shah: Staff ward']);
     const [bus, sibling, staffWard] = body.rows;
     // ₹200 a month, June–November so far, June–December in all
-    expect(bus).toMatchObject({ className: 'Class 3', section: 'A', rollNumber: 1, value: '₹200.00 a month', period: 'June 2025 – December 2025', status: 'approved', statusLabel: 'Active', grantedTillDate: '1200.00', grantedInSession: '1400.00', requestedBy: ownerName, decidedBy: ownerName });
+    expect(bus).toMatchObject({ className: 'Class 3', section: 'A', rollNumber: 1, admissionNumber: 'ADM-0042', value: '₹200.00 a month', period: 'June 2025 – December 2025', status: 'approved', statusLabel: 'Active', grantedTillDate: '1200.00', grantedInSession: '1400.00', requestedBy: ownerName, decidedBy: ownerName });
     // 10% of ₹1,500 for April–November and of the ₹800 exam fee; all twelve months for the session
     expect(sibling).toMatchObject({ className: 'Class 5', description: '10% of Tuition Fee, Exam Fee', period: 'April 2025 – March 2026', grantedTillDate: '1280.00', grantedInSession: '1880.00', requestedBy: 'Ravi Kumar', decidedBy: 'Meera Koul', decisionReason: 'Sister in Class 8', reason: 'As per the fee committee' });
     // ₹100 off the tuition left after the sibling concession, September onwards
@@ -141,7 +144,7 @@ describe('the concession register', () => {
     expect(text).toContain(school.schoolName);
     expect(text).toContain('Concession register, 2025-2026 session');
     expect(text).toContain('Aarav Shah');
-    expect(text).toContain('Zoya Bhat');
+    expect(text).toContain('Zoya Bhat (ADM-0042)');
     expect(text).toContain('Meera Koul');
     expect(text).toContain('3 concessions');
     expect(text).toContain(formatINR(parseRupees('2780.00')!));
@@ -157,6 +160,7 @@ describe('the concession register', () => {
     expect(header!.slice(0, 5)).toEqual(['Class', 'Section', 'Roll', 'Admission No.', 'Student']);
     const col = (name: string) => header!.indexOf(name);
     expect(rows.map((r) => r[col('Student')])).toEqual(['Zoya Bhat', 'Aarav Shah', 'Aarav Shah', '3 concessions']);
+    expect(rows[0]![col('Admission No.')]).toBe('ADM-0042');
     expect(rows[1]![col('Granted till date')]).toBe('1280.00');
     expect(rows[1]![col('Decided by')]).toBe('Meera Koul');
     expect(rows[1]![col('Requested on')]).toBe('2025-11-15');

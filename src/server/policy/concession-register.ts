@@ -67,6 +67,7 @@ export const concessionRegisterDto = z.object({
   academicYear: z.string(),
   status: z.enum(REGISTER_STATUSES),
   asOfMonth: z.string().describe('the month "till date" counts to (the session\'s last month once it has ended)'),
+  lastMonth: z.string().describe("the session's last month: where a concession without toMonth ends"),
   rows: z.array(concessionRegisterRowDto),
   totals: z.object({ count: z.number().int(), grantedTillDate: money, grantedInSession: money }),
 });
@@ -183,6 +184,7 @@ export async function loadConcessionRegister(
     academicYear: session.name,
     status,
     asOfMonth: thisMonth < last ? thisMonth : last,
+    lastMonth: last,
     rows: out,
     totals: { count: out.length, grantedTillDate: toRupeeString(paise(totalTill)), grantedInSession: toRupeeString(paise(totalAnnual)) },
   };
@@ -253,8 +255,13 @@ export function registerTotalsCells(register: ConcessionRegister) {
 
 const ROWS_PER_PAGE = 22;
 
+/** "Apr 2025" and "15 Nov 2025": the shared labels, shortened so a row of the register fits one line. */
+const shortMonth = (key: string) => monthLabel(key).replace(/^(\w{3})\w*/, '$1');
+const shortDate = (iso: string | null) => dateOf(iso).replace(/^(\d+ \w{3})\w*/, '$1');
+
 /** Landscape A4 pages of the register, the totals after the last row and the signature lines on the last page. */
 export function concessionRegisterPdf(register: ConcessionRegister, { schoolName, today }: { schoolName: string; today: string }): Promise<Buffer> {
+  const lastMonth = register.lastMonth;
   return renderPdf({ title: `Concession register ${register.academicYear}`, layout: 'landscape' }, (doc) => {
     const pages = Math.max(1, Math.ceil(register.rows.length / ROWS_PER_PAGE));
     for (let page = 0; page < pages; page++) {
@@ -262,41 +269,41 @@ export function concessionRegisterPdf(register: ConcessionRegister, { schoolName
       const box = contentBox(doc);
       writeText(doc, schoolName, box.left, box.top, { style: 'bold', size: 14, width: box.width, align: 'center' });
       writeText(doc, `Concession register, ${register.academicYear} session`, box.left, doc.y + 4, { style: 'bold', size: 12, width: box.width, align: 'center' });
-      const filter = register.status === 'all' ? 'every status' : CONCESSION_STATUS_LABELS[register.status].toLowerCase();
-      writeText(doc, `Concessions ${filter} · granted till ${monthLabel(register.asOfMonth)} and for the session · generated on ${formatDateIN(today)}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`, box.left, doc.y + 3, { size: 8.5, width: box.width, align: 'center' });
+      const filter = register.status === 'all' ? 'Every concession asked for' : `Concessions ${CONCESSION_STATUS_LABELS[register.status].toLowerCase()}`;
+      writeText(doc, `${filter} · granted till ${monthLabel(register.asOfMonth)} and for the session · generated on ${formatDateIN(today)}${pages > 1 ? ` · page ${page + 1} of ${pages}` : ''}`, box.left, doc.y + 3, { size: 8.5, width: box.width, align: 'center' });
       const w = box.width;
       const slice = register.rows.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE);
       const cells = (r: ConcessionRegisterRow) => [
         `${r.className} ${r.section}`,
         String(r.rollNumber),
-        r.studentName,
-        `${r.typeName} (${r.description})`,
-        r.period,
+        r.admissionNumber ? `${r.studentName} (${r.admissionNumber})` : r.studentName,
+        `${r.typeName}: ${r.description}`,
+        `${shortMonth(r.fromMonth)} – ${shortMonth(r.toMonth ?? lastMonth)}`,
         r.statusLabel,
         rupeeText(r.grantedTillDate),
         rupeeText(r.grantedInSession),
-        r.requestedBy ? `${r.requestedBy}, ${dateOf(r.requestedAt)}` : dateOf(r.requestedAt),
-        r.decidedBy ? `${r.decidedBy}, ${dateOf(r.decidedAt)}` : '',
+        [r.requestedBy, shortDate(r.requestedAt)].filter(Boolean).join(', '),
+        [r.decidedBy, shortDate(r.decidedAt)].filter(Boolean).join(', '),
         r.reason,
       ];
       const last = page === pages - 1;
       let y = drawTable(doc, {
         x: box.left,
         y: doc.y + 10,
-        fontSize: 7.5,
+        fontSize: 7,
         rowHeight: 15,
         columns: [
-          { header: 'Class', width: w * 0.07 },
-          { header: 'Roll', width: w * 0.04, align: 'right' },
+          { header: 'Class', width: w * 0.055 },
+          { header: 'Roll', width: w * 0.03, align: 'right' },
           { header: 'Student', width: w * 0.12 },
-          { header: 'Concession', width: w * 0.17 },
-          { header: 'Months', width: w * 0.11 },
-          { header: 'Status', width: w * 0.07 },
-          { header: 'Till date', width: w * 0.07, align: 'right' },
-          { header: 'Session', width: w * 0.07, align: 'right' },
-          { header: 'Requested by', width: w * 0.09 },
-          { header: 'Approved / rejected by', width: w * 0.09 },
-          { header: 'Reason', width: w * 0.1 },
+          { header: 'Concession', width: w * 0.12 },
+          { header: 'Months', width: w * 0.095 },
+          { header: 'Status', width: w * 0.05 },
+          { header: 'Till date', width: w * 0.08, align: 'right' },
+          { header: 'Session', width: w * 0.08, align: 'right' },
+          { header: 'Requested by', width: w * 0.115 },
+          { header: 'Approved / rejected by', width: w * 0.13 },
+          { header: 'Reason', width: w * 0.125 },
         ],
         rows: [
           ...slice.map((r) => ({ cells: cells(r) })),
