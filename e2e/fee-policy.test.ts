@@ -191,5 +191,14 @@ describe.skipIf(skipReason())('fee policy: concessions, late fines and the Tally
 
     const [journal] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Journal CSV' }).click()]);
     expect(readFileSync((await journal.path())!, 'utf8')).toContain('1350.00');
+
+    // the concession register lists Aarav's Sibling concession, approved by the administrator
+    const register = page.getByTestId('report-card-concession-register');
+    await soon(() => register.isVisible()).toBe(true);
+    const [csv] = await Promise.all([page.waitForEvent('download'), register.getByRole('button', { name: 'CSV' }).click()]);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text).toContain('Aarav Sharma');
+    expect(text).toContain('Sibling');
+    expect(text).toContain('1 concession');
   });
 });

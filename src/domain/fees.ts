@@ -128,6 +128,8 @@ export interface SessionAccount {
   extras: Array<{ head: ExtraHead; paid: Paise }>;
   tillDate: HorizonTotals;
   annual: HorizonTotals;
+  /** hundredths of a percent of the yearly heads that `tillDate` counts (all of them once the session has begun, a plan's parts under a plan) */
+  yearlyShareDue: number;
   /** every live line of the session (excluding previous-balance lines) */
   totalPaid: Paise;
   monthlyPaid: Paise;
@@ -307,6 +309,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     extras,
     tillDate,
     annual,
+    yearlyShareDue: Math.min(10_000, yearlyShareDue),
     totalPaid: p(totalPaid),
     monthlyPaid: p(monthlyPaidTotal),
     yearlyPaid: p(yearlyPaidTotal),
@@ -495,16 +498,37 @@ export function overpaymentMessage(claim: FeeClaim & { due: HeadDue }, sessionNa
   return `${what}: only ${formatINR(due.remaining)} is still due (${formatINR(due.received)} received of ${formatINR(due.due)}); ${formatINR(claim.amount)} is more than that.`;
 }
 
-/** What each approved concession takes off the session (annual horizon), by concession id. */
-export function grantsByConcession(account: SessionAccount): Map<string, Paise> {
+/**
+ * What each approved concession takes off the session, by concession id: the whole session
+ * (`annual`) or the months due so far (`tillDate`, the horizon of fee status). The till-date figures
+ * add up to `account.tillDate.granted` to the paisa: a yearly head counted in part under a plan
+ * splits its part among its concessions with the paisa of rounding on the last one.
+ */
+export function grantsByConcession(account: SessionAccount, horizon: 'annual' | 'tillDate' = 'annual'): Map<string, Paise> {
   const out = new Map<string, Paise>();
+  const put = (id: string, amount: number) => out.set(id, p((out.get(id) ?? 0) + amount));
   const add = (h: HeadPosition) => {
-    for (const g of h.grants) out.set(g.concessionId, p((out.get(g.concessionId) ?? 0) + g.amount));
+    for (const g of h.grants) put(g.concessionId, g.amount);
   };
   for (const m of account.months) {
+    if (horizon === 'tillDate' && !m.due) continue;
     add(m.tuition);
     add(m.bus);
   }
-  for (const y of account.yearly) add(y);
+  const share = horizon === 'annual' ? 10_000 : account.yearlyShareDue;
+  for (const y of account.yearly) {
+    if (share === 10_000) {
+      add(y);
+      continue;
+    }
+    if (share <= 0 || y.grants.length === 0) continue;
+    const target = Math.floor((y.granted * share) / 10_000);
+    let given = 0;
+    y.grants.forEach((g, i) => {
+      const amount = i === y.grants.length - 1 ? target - given : Math.floor((g.amount * share) / 10_000);
+      given += amount;
+      put(g.concessionId, amount);
+    });
+  }
   return out;
 }

@@ -19,7 +19,8 @@ const RUNS_AS_FORMULA = /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/;
 const DATED = ['/api/reports/financial.csv', '/api/exports/journal.csv'];
 
 /** the report documents carry the school's name in their heading; the registers and the journal carry the student or the ledger name */
-const headedBySchool = (path: string) => path.startsWith('/api/reports/') && path !== '/api/reports/cancellations.csv';
+const REGISTERS = ['/api/reports/cancellations.csv', '/api/reports/concession-register.csv'];
+const headedBySchool = (path: string) => path.startsWith('/api/reports/') && !REGISTERS.includes(path);
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -37,6 +38,14 @@ describe('CSV downloads', () => {
     expect(cheque.statusCode).toBe(201);
     const cash = await school.api.post('/api/fees', { studentId: add.json().id, fees: [{ type: 'other', amount: '50' }], paymentMode: 'cash' });
     expect((await school.api.post(`/api/receipts/${cash.json().receipt?.id ?? cash.json().id}/cancel`, { reason: 'Entered twice' })).statusCode).toBe(200);
+    // a concession type is named by the school: the concession register carries it beside the student
+    const session = (await school.api.get('/api/academic-sessions/active')).json();
+    const year: string = session.sessionName;
+    const type = await school.api.post('/api/concession-types', { name: '=Sibling()', kind: 'percent', value: '10', heads: ['tuition'] });
+    expect(type.statusCode, type.body).toBe(201);
+    const asked = await school.api.post('/api/concessions', { studentId: add.json().id, typeId: type.json().id, academicYear: year, fromMonth: session.startDate.slice(0, 7), reason: '-2+3 siblings' });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect((await school.api.post(`/api/concessions/${asked.json().id}/approve`, {})).statusCode).toBe(200);
     const discharge = await school.api.post(`/api/students/${add.json().id}/discharge`, { reason: '+cmd|" /C calc"!A0' });
     expect(discharge.statusCode).toBe(200);
 
@@ -48,12 +57,18 @@ describe('CSV downloads', () => {
     const csvRoutes = Object.entries(doc.paths)
       .filter(([path, methods]) => path.endsWith('.csv') && 'get' in methods)
       .map(([path]) => path);
-    expect(csvRoutes).toEqual(expect.arrayContaining(['/api/passouts/balance-report.csv', '/api/reports/financial.csv', '/api/reports/pending-fees.csv']));
+    expect(csvRoutes).toEqual(expect.arrayContaining(['/api/passouts/balance-report.csv', '/api/reports/financial.csv', '/api/reports/pending-fees.csv', '/api/reports/concession-register.csv']));
 
     const unsafe: string[] = [];
     for (const path of csvRoutes) {
       const res = await school.api.get(
-        DATED.includes(path) ? `${path}?fromDate=2026-04-01&toDate=2026-04-30` : path === '/api/reports/cancellations.csv' ? `${path}?from=2026-04-01&to=2026-04-30` : path,
+        DATED.includes(path)
+          ? `${path}?fromDate=2026-04-01&toDate=2026-04-30`
+          : path === '/api/reports/cancellations.csv'
+            ? `${path}?from=2026-04-01&to=2026-04-30`
+            : path === '/api/reports/concession-register.csv'
+              ? `${path}?academicYear=${year}&status=all`
+              : path,
       );
       expect(res.statusCode, path).toBe(200);
       const carried = headedBySchool(path) ? SCHOOL : FORMULA;
@@ -62,6 +77,11 @@ describe('CSV downloads', () => {
       for (const cell of cells) if (RUNS_AS_FORMULA.test(cell)) unsafe.push(`${path}: ${cell}`);
     }
     expect(unsafe).toEqual([]);
+
+    const register = await school.api.get(`/api/reports/concession-register.csv?academicYear=${year}`);
+    const [header, first] = Papa.parse<string[]>(register.body.replace(/^\uFEFF/, '')).data;
+    expect(first![header!.indexOf('Concession')]).toBe(`'=Sibling()`);
+    expect(first![header!.indexOf('Reason')]).toBe(`'-2+3 siblings`);
 
     const passouts = await school.api.get('/api/passouts/balance-report.csv');
     const row = Papa.parse<string[]>(passouts.body.replace(/^\uFEFF/, '')).data[1]!;

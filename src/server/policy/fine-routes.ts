@@ -1,4 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,14 +15,14 @@ import {
 } from '../../domain/fines';
 import { indiaMonthKey } from '../../domain/ledger';
 import { toRupeeString, type Paise } from '../../domain/money';
-import { indiaDate } from '../../domain/sessions';
+import { indiaDate, normaliseAcademicYear } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { refreshBalances } from '../balances/refresh';
-import { feeRules, fineWaivers, students } from '../db/schema';
+import { academicSessions, feeRules, fineWaivers, students, users } from '../db/schema';
 import { accountFor, loadStudentSession } from '../fees/context';
 import { lockStudentLedger } from '../fees/locks';
-import { findSessionById } from '../fees/queries';
+import { findSessionById, findSessionByYear } from '../fees/queries';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
@@ -31,44 +32,84 @@ const waiverDto = z.object({
   id: z.string(),
   studentId: z.string(),
   studentName: z.string(),
+  academicYear: z.string(),
   instalment: z.string(),
   status: z.enum(FINE_WAIVER_STATUSES),
   statusLabel: z.string(),
   reason: z.string(),
   decisionReason: z.string().nullable(),
   amount: z.string().nullable().describe('the fine waived, fixed when approved'),
+  requestedBy: z.string().nullable().describe('who asked for it (their user name)'),
   requestedAt: z.string(),
+  decidedBy: z.string().nullable(),
   decidedAt: z.string().nullable(),
 });
 
-type WaiverRow = typeof fineWaivers.$inferSelect & { studentName: string };
+type WaiverRow = typeof fineWaivers.$inferSelect & { studentName: string; academicYear: string; requestedByName: string | null; decidedByName: string | null };
 const toWaiverDto = (w: WaiverRow): z.infer<typeof waiverDto> => ({
   id: w.id,
   studentId: w.studentId,
   studentName: w.studentName,
+  academicYear: w.academicYear,
   instalment: w.instalment,
   status: w.status,
   statusLabel: FINE_WAIVER_STATUS_LABELS[w.status],
   reason: w.reason,
   decisionReason: w.decisionReason,
   amount: w.amountPaise === null ? null : toRupeeString(Number(w.amountPaise) as Paise),
+  requestedBy: w.requestedByName,
   requestedAt: w.requestedAt.toISOString(),
+  decidedBy: w.decidedByName,
   decidedAt: w.decidedAt?.toISOString() ?? null,
 });
+
+const uuidField = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => isUuid(v), { message: `${label} must be an id from the app (a UUID)` })
+    .optional();
+
+/** GET /api/fine-waivers: every filter optional, each a clear 400 when it cannot match anything by its form. */
+export const waiverListQuery = z.object({
+  status: z.enum(FINE_WAIVER_STATUSES, { message: 'status must be requested, approved or rejected' }).optional(),
+  requestedBy: uuidField('requestedBy'),
+  studentId: uuidField('studentId'),
+  academicYear: z
+    .string()
+    .trim()
+    .max(40, 'academicYear is too long')
+    .refine((v) => isUuid(v) || normaliseAcademicYear(v) !== null, { message: 'academicYear must be a session such as 2025-2026' })
+    .optional(),
+});
+type WaiverFilter = { id?: string; studentId?: string; status?: (typeof FINE_WAIVER_STATUSES)[number]; requestedBy?: string; sessionId?: string };
+
+const waiverRequester = alias(users, 'waiver_requester');
+const waiverDecider = alias(users, 'waiver_decider');
 
 export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
 
-  const waiverRows = (schoolId: string, where: { id?: string; studentId?: string }) =>
-    db
-      .select({ w: fineWaivers, studentName: students.name })
+  const waiverRows = (schoolId: string, filter: WaiverFilter) => {
+    const where: SQL[] = [eq(fineWaivers.schoolId, schoolId)];
+    if (filter.id) where.push(eq(fineWaivers.id, filter.id));
+    if (filter.studentId) where.push(eq(fineWaivers.studentId, filter.studentId));
+    if (filter.status) where.push(eq(fineWaivers.status, filter.status));
+    if (filter.requestedBy) where.push(eq(fineWaivers.requestedBy, filter.requestedBy));
+    if (filter.sessionId) where.push(eq(fineWaivers.sessionId, filter.sessionId));
+    return db
+      .select({ w: fineWaivers, studentName: students.name, academicYear: academicSessions.name, requestedByName: waiverRequester.username, decidedByName: waiverDecider.username })
       .from(fineWaivers)
       .innerJoin(students, eq(students.id, fineWaivers.studentId))
-      .where(and(eq(fineWaivers.schoolId, schoolId), where.id ? eq(fineWaivers.id, where.id) : undefined, where.studentId ? eq(fineWaivers.studentId, where.studentId) : undefined))
+      .innerJoin(academicSessions, eq(academicSessions.id, fineWaivers.sessionId))
+      .leftJoin(waiverRequester, eq(waiverRequester.id, fineWaivers.requestedBy))
+      .leftJoin(waiverDecider, eq(waiverDecider.id, fineWaivers.decidedBy))
+      .where(and(...where))
       .orderBy(desc(fineWaivers.requestedAt))
       .limit(1000)
-      .then((rows) => rows.map((r) => toWaiverDto({ ...r.w, studentName: r.studentName })));
+      .then((rows) => rows.map((r) => toWaiverDto({ ...r.w, studentName: r.studentName, academicYear: r.academicYear, requestedByName: r.requestedByName, decidedByName: r.decidedByName })));
+  };
 
   app.get(
     '/api/fee-rules/late-fine',
@@ -122,12 +163,21 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/fine-waivers',
     {
       config: { permission: 'fees.view' }, onRequest: requireSchool,
-      schema: { tags: ['fee-policy'], summary: 'Fine waivers, newest first', security: [{ bearer: [] }], querystring: z.object({ studentId: z.string().optional() }), response: { 200: z.array(waiverDto) } },
+      schema: {
+        tags: ['fee-policy'],
+        summary: 'Fine waivers, newest first, filtered by status, who asked, student and session',
+        description: 'A session the school does not have matches no waiver (an empty list); a filter of the wrong form is a 400.',
+        security: [{ bearer: [] }],
+        querystring: waiverListQuery,
+        response: { 200: z.array(waiverDto), 400: errorDto },
+      },
     },
     async (request) => {
-      const { studentId } = request.query;
-      if (studentId && !isUuid(studentId)) return [];
-      return waiverRows(schoolIdOf(request), { studentId });
+      const schoolId = schoolIdOf(request);
+      const { academicYear, ...filter } = request.query;
+      const session = academicYear ? await findSessionByYear(db, { schoolId, year: academicYear }) : undefined;
+      if (academicYear && !session) return [];
+      return waiverRows(schoolId, { ...filter, sessionId: session?.id });
     },
   );
 

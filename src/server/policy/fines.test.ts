@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
+import { addStaff } from '../staff/staff-helpers';
 
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
@@ -68,5 +69,42 @@ describe('late fines', () => {
     expect(status.account.finePaid).toBe('100.00');
     // April and May were paid on the 22nd: their fines stay as reached, and nothing more is owed
     expect(status.fine).toMatchObject({ accrued: '200.00', waived: '100.00', paid: '100.00', due: '0.00' });
+  });
+});
+
+describe('the fine-waiver list', () => {
+  it('filters on the server by status, who asked, student and session, and refuses a filter of the wrong form', async () => {
+    const clerk = await addStaff(ctx, school, 'clerk', 'Ravi Kumar');
+    const asked = await clerk.api.post('/api/fine-waivers', { studentId, academicYear: '2025-2026', instalment: '2025-05', reason: 'Bus broke down that week' });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const owner = (await school.api.get('/api/auth/me')).json().user;
+    const list = async (query: string) => {
+      const res = await school.api.get(`/api/fine-waivers?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      // the test clock stands still: both were asked for at the same instant, so compare as sets
+      return (res.json() as Array<{ instalment: string; status: string; requestedBy: string | null; academicYear: string }>).map((w) => `${w.instalment} ${w.status} by ${w.requestedBy}`).sort();
+    };
+    expect(await list('')).toEqual([`2025-04 approved by ${owner.username}`, '2025-05 requested by Ravi Kumar']);
+    expect(await list('status=requested')).toEqual(['2025-05 requested by Ravi Kumar']);
+    expect(await list('status=approved')).toEqual([`2025-04 approved by ${owner.username}`]);
+    expect(await list('status=rejected')).toEqual([]);
+    expect(await list(`requestedBy=${clerk.id}`)).toEqual(['2025-05 requested by Ravi Kumar']);
+    expect(await list(`requestedBy=${owner.id}&status=requested`)).toEqual([]);
+    expect(await list(`studentId=${studentId}&academicYear=2025-26`)).toHaveLength(2);
+    expect(await list('studentId=00000000-0000-4000-8000-000000000000')).toEqual([]);
+    expect(await list('academicYear=2030-2031')).toEqual([]);
+    // the other school's list is its own
+    expect((await other.api.get(`/api/fine-waivers?studentId=${studentId}`)).json()).toEqual([]);
+
+    for (const [query, message] of [
+      ['status=done', 'status must be requested, approved or rejected'],
+      ['requestedBy=ravi', 'requestedBy must be an id from the app (a UUID)'],
+      ['studentId=12', 'studentId must be an id from the app (a UUID)'],
+      ['academicYear=soon', 'academicYear must be a session such as 2025-2026'],
+    ]) {
+      const bad = await school.api.get(`/api/fine-waivers?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().error, query).toContain(message);
+    }
   });
 });

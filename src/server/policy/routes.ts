@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { concessionRegisterRoutes } from './concession-register-routes';
 import { concessionRoutes } from './concession-routes';
 import { fineRoutes } from './fine-routes';
 import { statementRoutes } from './statement-routes';
@@ -10,4 +11,5 @@ export async function feePolicyRoutes(app: FastifyInstance): Promise<void> {
   await app.register(fineRoutes);
   await app.register(tallyRoutes);
   await app.register(statementRoutes);
+  await app.register(concessionRegisterRoutes);
 }

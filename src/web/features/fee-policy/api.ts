@@ -39,8 +39,19 @@ export interface Waiver {
   decisionReason: string | null;
   /** fixed when approved */
   amount: string | null;
+  academicYear: string;
+  requestedBy: string | null;
   requestedAt: string;
+  decidedBy: string | null;
   decidedAt: string | null;
+}
+
+/** The filters of GET /api/fine-waivers: the server filters, the screens only ask. */
+export interface WaiverFilter {
+  status?: 'requested' | 'approved' | 'rejected';
+  requestedBy?: string;
+  studentId?: string;
+  academicYear?: string;
 }
 
 export type Instalment = z.infer<typeof instalmentDto>;
@@ -64,7 +75,7 @@ export const policyApi = {
   fineRule: () => api.get<LateFineRule>('/api/fee-rules/late-fine'),
   saveFineRule: (body: LateFineRule) => api.put<LateFineRule>('/api/fee-rules/late-fine', body),
   requestWaiver: (body: { studentId: string; academicYear: string; instalment: string; reason: string }) => api.post<Waiver>('/api/fine-waivers', body),
-  waivers: (studentId?: string) => api.get<Waiver[]>(`/api/fine-waivers?${qs({ studentId })}`),
+  waivers: (filter: WaiverFilter = {}) => api.get<Waiver[]>(`/api/fine-waivers?${qs({ ...filter })}`),
   approveWaiver: (id: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/approve`, {}),
   rejectWaiver: (id: string, reason: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/reject`, { reason }),
   instalments: (studentId: string, academicYear: string) =>
@@ -75,6 +86,10 @@ export const policyApi = {
   saveTallyMapping: (mapping: Partial<TallyMapping>) => api.put<TallyMapping>('/api/exports/tally/mapping', mapping),
 };
 
+/** Which concessions the register lists (the server's `status` filter; approved by default). */
+export const REGISTER_STATUSES = ['approved', 'requested', 'rejected', 'all'] as const;
+export type RegisterStatus = (typeof REGISTER_STATUSES)[number];
+
 export const paths = {
   tally: (fromDate: string, toDate: string) => `/api/exports/tally?${qs({ fromDate, toDate })}`,
   journal: (fromDate: string, toDate: string) => `/api/exports/journal.csv?${qs({ fromDate, toDate })}`,
@@ -82,7 +97,8 @@ export const paths = {
   classStatements: (className: string, section: string | undefined, academicYear: string) =>
     `/api/statements.pdf?${qs({ className, section, academicYear })}`,
   outstandingByClass: (academicYear: string) => `/api/reports/outstanding-by-class.pdf?${qs({ academicYear })}`,
-  concessionRegister: (academicYear: string, ext: 'pdf' | 'csv') => `/api/reports/concession-register.${ext}?${qs({ academicYear })}`,
+  concessionRegister: (academicYear: string, ext: 'pdf' | 'csv', status?: RegisterStatus) =>
+    `/api/reports/concession-register.${ext}?${qs({ academicYear, status })}`,
 };
 
 export const typesQuery = queryOptions({ queryKey: ['concession-types'], queryFn: policyApi.types });
@@ -97,15 +113,15 @@ export const queueQuery = queryOptions({
   queryKey: ['policy-queue'],
   queryFn: async () => {
     // a user who may not decide waivers (or a server without them) still sees the concessions
-    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers().catch(() => [] as Waiver[])]);
-    return { concessions, waivers: waivers.filter((w) => w.status === 'requested') };
+    const [concessions, waivers] = await Promise.all([policyApi.concessions({ status: 'requested' }), policyApi.waivers({ status: 'requested' }).catch(() => [] as Waiver[])]);
+    return { concessions, waivers };
   },
 });
 export const studentConcessionsQuery = (studentId: string, academicYear: string) =>
   queryOptions({ queryKey: ['concessions', studentId, academicYear], queryFn: () => policyApi.concessions({ studentId, academicYear }) });
 export const studentFineQuery = fineQuery;
 export const studentWaiversQuery = (studentId: string) =>
-  queryOptions({ queryKey: ['fine-waivers', studentId], queryFn: () => policyApi.waivers(studentId) });
+  queryOptions({ queryKey: ['fine-waivers', studentId], queryFn: () => policyApi.waivers({ studentId }) });
 export const instalmentsQuery = (studentId: string, academicYear: string) =>
   queryOptions({ queryKey: ['instalments', studentId, academicYear], queryFn: () => policyApi.instalments(studentId, academicYear), retry: false });
 

@@ -56,7 +56,7 @@ export function ApprovalsQueue() {
       what: `${texts.kindWaiver}: ${/^\d{4}-\d{2}$/.test(w.instalment) ? monthLabel(w.instalment) : w.instalment}`,
       amount: w.amount,
       reason: w.reason,
-      requestedBy: null,
+      requestedBy: w.requestedBy,
       requestedAt: w.requestedAt,
     })),
   ];

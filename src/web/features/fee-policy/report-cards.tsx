@@ -12,7 +12,7 @@ import { Label } from '@/web/components/ui/label';
 import { downloadFile } from '@/web/lib/download';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { sessionsQuery } from '@/web/lib/school-data';
-import { paths } from './api';
+import { paths, REGISTER_STATUSES, type RegisterStatus } from './api';
 import { texts } from './texts';
 import { useCan } from '@/web/app/permissions';
 
@@ -100,7 +100,12 @@ export function TallyExportCard() {
 
 /** Reports → Concession register: who got which concession, how much, approved by whom. */
 export function ConcessionRegisterCard() {
-  const year = useSessionYear();
+  const sessions = useQuery(sessionsQuery());
+  const active = useSessionYear();
+  const [chosen, setChosen] = useState('');
+  const [status, setStatus] = useState<RegisterStatus>('approved');
+  const year = chosen || active;
+  const file = (ext: 'pdf' | 'csv') => `concession-register-${year}${status === 'approved' ? '' : `-${status}`}.${ext}`;
   return (
     <PolicyCard
       icon={BadgePercentIcon}
@@ -109,17 +114,40 @@ export function ConcessionRegisterCard() {
       testId="report-card-concession-register"
       footer={
         <>
-          <Button disabled={!year} onClick={() => void fetchFile(paths.concessionRegister(year, 'pdf'), `concession-register-${year}.pdf`)}>
+          <Button disabled={!year} onClick={() => void fetchFile(paths.concessionRegister(year, 'pdf', status), file('pdf'))}>
             <PrinterIcon />
-            PDF
+            {texts.pdf}
           </Button>
-          <Button variant="outline" disabled={!year} onClick={() => void fetchFile(paths.concessionRegister(year, 'csv'), `concession-register-${year}.csv`)}>
+          <Button variant="outline" disabled={!year} onClick={() => void fetchFile(paths.concessionRegister(year, 'csv', status), file('csv'))}>
             <FileDownIcon />
-            CSV
+            {texts.csv}
           </Button>
         </>
       }
-    />
+    >
+      <div className="grid grid-cols-2 gap-2">
+        <div className="grid gap-1">
+          <Label htmlFor="register-session">{texts.registerSession}</Label>
+          <NativeSelect id="register-session" value={year} onChange={(e) => setChosen(e.target.value)}>
+            {(sessions.data ?? []).map((s) => (
+              <option key={s.id} value={s.sessionName}>
+                {s.sessionName}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="register-status">{texts.registerShow}</Label>
+          <NativeSelect id="register-status" value={status} onChange={(e) => setStatus(e.target.value as RegisterStatus)}>
+            {REGISTER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {texts.registerStatuses[s]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
+    </PolicyCard>
   );
 }
 
@@ -178,15 +206,13 @@ export function YearEndCard() {
   );
 }
 
-/**
- * The fee policy cards of the Reports tab, each for the roles the permission table allows. The
- * concession register card (ConcessionRegisterCard) joins when the server has its PDF and CSV routes.
- */
+/** The fee policy cards of the Reports tab, each for the roles the permission table allows. */
 export function PolicyReportCards() {
   const can = useCan();
   return (
     <>
       {can('reports.view') ? <YearEndCard /> : null}
+      {can('reports.view') ? <ConcessionRegisterCard /> : null}
       {can('tally.export') ? <TallyExportCard /> : null}
     </>
   );
