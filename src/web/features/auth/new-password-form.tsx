@@ -1,9 +1,13 @@
-import { CheckIcon, CircleIcon } from 'lucide-react';
+import { CheckCircle2Icon, CheckIcon, CircleIcon } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { isCommonPassword, MIN_PASSWORD_LENGTH, resetPasswordFormSchema } from '@/domain/auth';
+import { AuthLayout } from '@/web/components/auth-layout';
 import { PasswordStrengthMeter } from '@/web/components/password-strength-meter';
 import { toast } from '@/web/components/toaster';
+import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Field } from '@/web/components/ui/label';
 import { PasswordInput } from '@/web/components/ui/password-input';
 import { cn } from '@/web/lib/utils';
@@ -76,6 +80,73 @@ export function NewPasswordForm({ texts, onSubmit }: { texts: NewPasswordFormTex
         {busy ? texts.submitting : texts.submit}
       </Button>
     </form>
+  );
+}
+
+/** The words of a whole new-password page: its form's, its frame's and its done card's. */
+export interface NewPasswordPageTexts extends NewPasswordFormTexts {
+  title: string;
+  description: string;
+  doneTitle: string;
+  doneBody: string;
+  signIn: string;
+  backToLogin: string;
+}
+
+/**
+ * A page that sets a password from a mailed link (reset, invitation): the form in the auth frame,
+ * or `problem` instead of it (a link without its token), and once `done` the card on to sign in.
+ */
+export function NewPasswordPage({
+  texts,
+  done,
+  problem,
+  onSubmit,
+}: {
+  texts: NewPasswordPageTexts;
+  done: boolean;
+  problem?: string | null;
+  onSubmit: (password: string) => Promise<void>;
+}) {
+  if (done) {
+    return (
+      <AuthLayout>
+        <Card>
+          <CardHeader className="items-center text-center">
+            <CheckCircle2Icon className="size-12 text-success" />
+            <CardTitle className="text-2xl">{texts.doneTitle}</CardTitle>
+            <CardDescription>{texts.doneBody}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild className="w-full">
+              <Link to="/login">{texts.signIn}</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-2xl">{texts.title}</CardTitle>
+          <CardDescription>{texts.description}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {problem ? (
+            <Alert variant="destructive">
+              <AlertDescription>{problem}</AlertDescription>
+            </Alert>
+          ) : (
+            <NewPasswordForm texts={texts} onSubmit={onSubmit} />
+          )}
+          <Button variant="ghost" asChild className="mt-4 w-full">
+            <Link to="/login">{texts.backToLogin}</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </AuthLayout>
   );
 }
 

@@ -14,6 +14,12 @@ export const PASSWORD_TEXTS = {
 
 /** /reset-password: the new-password form's words there. */
 export const RESET_PASSWORD_TEXTS = {
+  title: 'Choose a new password',
+  description: 'The link works once. After the reset you sign in again on every device.',
+  doneTitle: 'Password Reset Successful',
+  doneBody: 'Your password has been changed and you have been signed out everywhere. Sign in with your new password.',
+  signIn: 'Continue to Login',
+  backToLogin: 'Back to Login',
   password: 'New password',
   confirm: 'Confirm new password',
   submit: 'Reset Password',

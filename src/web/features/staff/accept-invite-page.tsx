@@ -1,12 +1,7 @@
-import { CheckCircle2Icon } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { AuthLayout } from '@/web/components/auth-layout';
+import { useSearchParams } from 'react-router';
 import { toast } from '@/web/components/toaster';
-import { Alert, AlertDescription } from '@/web/components/ui/alert';
-import { Button } from '@/web/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { NewPasswordForm } from '@/web/features/auth/new-password-form';
+import { NewPasswordPage } from '@/web/features/auth/new-password-form';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { acceptInvite } from './api';
 import { ACCEPT_TEXTS } from './texts';
@@ -27,45 +22,5 @@ export function AcceptInvitePage() {
     }
   };
 
-  if (done) {
-    return (
-      <AuthLayout>
-        <Card>
-          <CardHeader className="items-center text-center">
-            <CheckCircle2Icon className="size-12 text-success" />
-            <CardTitle className="text-2xl">{ACCEPT_TEXTS.doneTitle}</CardTitle>
-            <CardDescription>{ACCEPT_TEXTS.doneBody}</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button asChild className="w-full">
-              <Link to="/login">{ACCEPT_TEXTS.signIn}</Link>
-            </Button>
-          </CardContent>
-        </Card>
-      </AuthLayout>
-    );
-  }
-
-  return (
-    <AuthLayout>
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-2xl">{ACCEPT_TEXTS.title}</CardTitle>
-          <CardDescription>{ACCEPT_TEXTS.description}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {!token ? (
-            <Alert variant="destructive">
-              <AlertDescription>{ACCEPT_TEXTS.missingToken}</AlertDescription>
-            </Alert>
-          ) : (
-            <NewPasswordForm texts={ACCEPT_TEXTS} onSubmit={submit} />
-          )}
-          <Button variant="ghost" asChild className="mt-4 w-full">
-            <Link to="/login">Back to Login</Link>
-          </Button>
-        </CardContent>
-      </Card>
-    </AuthLayout>
-  );
+  return <NewPasswordPage texts={ACCEPT_TEXTS} done={done} problem={token ? null : ACCEPT_TEXTS.missingToken} onSubmit={submit} />;
 }

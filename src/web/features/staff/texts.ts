@@ -69,6 +69,7 @@ export const ACCEPT_TEXTS = {
   doneTitle: 'Your account is ready',
   doneBody: 'Sign in with your email and the password you just chose.',
   signIn: 'Continue to Login',
+  backToLogin: 'Back to Login',
   missingToken: 'This link is incomplete. Open the link from your invitation email again, or ask your administrator to invite you again.',
 } as const;
 
