@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countedCash, cashDifference } from './cash-closing';
 import { canMoveCheque } from './cheques';
 import { paise } from './money';
-import { can, forbiddenMessage, PERMISSIONS, ROLE_PERMISSIONS } from './permissions';
+import { can, forbiddenMessage, PERMISSIONS, permissionsOf, ROLE_PERMISSIONS, STAFF_ROLES } from './permissions';
 import { assignmentCovers } from './staff';
 
 describe('the permission table (ruling 32)', () => {
@@ -26,6 +26,77 @@ describe('the permission table (ruling 32)', () => {
     expect(forbiddenMessage('clerk', 'receipts.cancel')).toBe(
       "Your role (Clerk) does not allow you to cancel receipts. Ask the school's owner or an administrator.",
     );
+  });
+});
+
+/** Every role's permissions, written out: a change to how the table is written must keep each role's rights. */
+const EVERY_PERMISSION = [
+  'school.view',
+  'dashboard.view',
+  'students.view',
+  'students.edit',
+  'fees.view',
+  'fees.collect',
+  'fees.setup',
+  'receipts.cancel',
+  'payments.reconcile',
+  'cheques.manage',
+  'cash.close',
+  'cash.acknowledge',
+  'expenses.manage',
+  'reports.view',
+  'concessions.request',
+  'concessions.approve',
+  'fines.waive',
+  'fee-policy.manage',
+  'tally.export',
+  'results.manage',
+  'results.view',
+  'results.marks',
+  'settings.manage',
+  'billing.manage',
+  'data.export',
+  'staff.manage',
+  'audit.view',
+];
+const ROLE_TABLE = {
+  owner: EVERY_PERMISSION,
+  administrator: EVERY_PERMISSION,
+  accountant: [
+    'school.view',
+    'dashboard.view',
+    'students.view',
+    'students.edit',
+    'fees.view',
+    'fees.collect',
+    'fees.setup',
+    'receipts.cancel',
+    'payments.reconcile',
+    'cheques.manage',
+    'cash.close',
+    'cash.acknowledge',
+    'expenses.manage',
+    'reports.view',
+    'concessions.request',
+    'concessions.approve',
+    'fines.waive',
+    'tally.export',
+  ],
+  clerk: ['school.view', 'dashboard.view', 'students.view', 'students.edit', 'fees.view', 'fees.collect', 'cash.close', 'concessions.request'],
+  teacher: ['school.view', 'results.view', 'results.marks'],
+};
+
+describe('the whole role → permissions table', () => {
+  it('lists every permission once, in the order the session and the staff screen show them', () => {
+    expect([...PERMISSIONS]).toEqual(EVERY_PERMISSION);
+  });
+  it('gives each role exactly the permissions it had when the table was written out by hand', () => {
+    expect(Object.fromEntries(STAFF_ROLES.map((role) => [role, permissionsOf(role)]))).toEqual(ROLE_TABLE);
+  });
+  it('answers can() for every role and permission as the table says', () => {
+    for (const role of STAFF_ROLES) {
+      for (const p of PERMISSIONS) expect(can(role, p), `${role} ${p}`).toBe((ROLE_TABLE[role] as string[]).includes(p));
+    }
   });
 });
 

@@ -27,82 +27,80 @@ export const ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
   teacher: 'Results and marks of the classes and subjects assigned. No money.',
 };
 
-export const PERMISSIONS = [
+/** The roles that hold a permission besides the owner and administrators, who hold every one. */
+type Holders = readonly Exclude<StaffRole, 'owner' | 'administrator'>[];
+const EVERY_ROLE: Holders = ['accountant', 'clerk', 'teacher'];
+/** the front desk: whoever takes money over the counter */
+const DESK: Holders = ['accountant', 'clerk'];
+const ACCOUNTS: Holders = ['accountant'];
+const TEACHING: Holders = ['teacher'];
+/** settings, staff, plan and the school's fee policy stay with the owner and administrators */
+const ADMINISTRATION: Holders = [];
+
+/**
+ * THE table, one row a permission: who holds it and what a refused person is told (said with a 403).
+ * A new permission is one new row here; its order is the order sessions and the staff screen list them.
+ * Nobody but the owner and administrators gets a new permission unless its row names them.
+ */
+const TABLE_ROWS = {
   /** the school's name, logo, sessions, classes: what every screen's frame needs */
-  'school.view',
+  'school.view': { holders: EVERY_ROLE, refused: 'see the school' },
   /** the dashboard's money figures */
-  'dashboard.view',
-  'students.view',
-  'students.edit',
+  'dashboard.view': { holders: DESK, refused: 'see the dashboard figures' },
+  'students.view': { holders: DESK, refused: 'see students' },
+  'students.edit': { holders: DESK, refused: 'add or edit students' },
   /** fee status, balances, receipts and their PDFs */
-  'fees.view',
+  'fees.view': { holders: DESK, refused: 'see fees and receipts' },
   /** record payments (monthly, yearly, fee payment), payment links */
-  'fees.collect',
+  'fees.collect': { holders: DESK, refused: 'collect fees' },
   /** fee structures, opening balances, reminders: how fees are set up */
-  'fees.setup',
-  'receipts.cancel',
+  'fees.setup': { holders: ACCOUNTS, refused: 'set up fees and reminders' },
+  'receipts.cancel': { holders: ACCOUNTS, refused: 'cancel receipts' },
   /** online payments, student credit, UPI confirmations */
-  'payments.reconcile',
-  'cheques.manage',
+  'payments.reconcile': { holders: ACCOUNTS, refused: 'reconcile online payments' },
+  'cheques.manage': { holders: ACCOUNTS, refused: 'manage cheques' },
   /** count and close one's own day */
-  'cash.close',
+  'cash.close': { holders: DESK, refused: 'close the cash of a day' },
   /** acknowledge others' closings; cancel a closed day's receipt */
-  'cash.acknowledge',
-  'expenses.manage',
-  'reports.view',
+  'cash.acknowledge': { holders: ACCOUNTS, refused: 'acknowledge cash closings' },
+  'expenses.manage': { holders: ACCOUNTS, refused: 'manage expenses' },
+  'reports.view': { holders: ACCOUNTS, refused: 'see reports' },
   /** ask for a concession or a fine waiver for a student, with a reason (issue 16) */
-  'concessions.request',
+  'concessions.request': { holders: DESK, refused: 'ask for concessions or fine waivers' },
   /** approve or reject concessions (Administrator, Accountant: issue 16) */
-  'concessions.approve',
+  'concessions.approve': { holders: ACCOUNTS, refused: 'approve concessions' },
   /** approve or reject a late fine's waiver */
-  'fines.waive',
+  'fines.waive': { holders: ACCOUNTS, refused: 'approve fine waivers' },
   /** concession types, the late-fine rule, instalment plans, Tally ledger names: the school's fee policy */
-  'fee-policy.manage',
+  'fee-policy.manage': {
+    holders: ADMINISTRATION,
+    refused: 'change the fee policy (concession types, late fines, instalments, Tally ledgers)',
+  },
   /** the accountant's Tally XML and journal CSV */
-  'tally.export',
+  'tally.export': { holders: ACCOUNTS, refused: 'export the books for Tally' },
   /** exam setup: subjects, exams, grading */
-  'results.manage',
-  'results.view',
-  'results.marks',
-  'settings.manage',
+  'results.manage': { holders: ADMINISTRATION, refused: 'set up exams and subjects' },
+  'results.view': { holders: TEACHING, refused: 'see results' },
+  'results.marks': { holders: TEACHING, refused: 'enter marks' },
+  'settings.manage': { holders: ADMINISTRATION, refused: 'change settings' },
   /** the plan, subscription payments and invoices */
-  'billing.manage',
+  'billing.manage': { holders: ADMINISTRATION, refused: 'manage the plan and payments' },
   /** the whole-school data export */
-  'data.export',
-  'staff.manage',
-  'audit.view',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+  'data.export': { holders: ADMINISTRATION, refused: "export the school's data" },
+  'staff.manage': { holders: ADMINISTRATION, refused: 'manage staff' },
+  'audit.view': { holders: ADMINISTRATION, refused: 'see the audit log' },
+} as const satisfies Record<string, { holders: Holders; refused: string }>;
 
-const EVERYTHING: readonly Permission[] = PERMISSIONS;
+export type Permission = keyof typeof TABLE_ROWS;
+export const PERMISSIONS = Object.keys(TABLE_ROWS) as [Permission, ...Permission[]];
 
-/** The table: what each role may do. Owner and Administrator differ only in that the owner cannot be removed. */
-export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
-  owner: EVERYTHING,
-  administrator: EVERYTHING,
-  accountant: [
-    'school.view',
-    'dashboard.view',
-    'students.view',
-    'students.edit',
-    'fees.view',
-    'fees.collect',
-    'fees.setup',
-    'receipts.cancel',
-    'payments.reconcile',
-    'cheques.manage',
-    'cash.close',
-    'cash.acknowledge',
-    'expenses.manage',
-    'reports.view',
-    'concessions.request',
-    'concessions.approve',
-    'fines.waive',
-    'tally.export',
-  ],
-  clerk: ['school.view', 'dashboard.view', 'students.view', 'students.edit', 'fees.view', 'fees.collect', 'cash.close', 'concessions.request'],
-  teacher: ['school.view', 'results.view', 'results.marks'],
-};
+const holdersOf = (role: StaffRole): readonly Permission[] =>
+  role === 'owner' || role === 'administrator' ? PERMISSIONS : PERMISSIONS.filter((p) => (TABLE_ROWS[p].holders as Holders).includes(role));
+
+/** The table by role. Owner and Administrator differ only in that the owner cannot be removed. */
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = Object.fromEntries(
+  STAFF_ROLES.map((role) => [role, holdersOf(role)]),
+) as Record<StaffRole, readonly Permission[]>;
 
 const TABLE: Record<StaffRole, ReadonlySet<Permission>> = Object.fromEntries(
   STAFF_ROLES.map((role) => [role, new Set(ROLE_PERMISSIONS[role])]),
@@ -120,35 +118,9 @@ export function permissionsOf(role: StaffRole): Permission[] {
 export const isStaffRole = (value: unknown): value is StaffRole => typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
 
 /** Said with a 403 when a role lacks a permission. */
-export const PERMISSION_LABELS: Record<Permission, string> = {
-  'school.view': 'see the school',
-  'dashboard.view': 'see the dashboard figures',
-  'students.view': 'see students',
-  'students.edit': 'add or edit students',
-  'fees.view': 'see fees and receipts',
-  'fees.collect': 'collect fees',
-  'fees.setup': 'set up fees and reminders',
-  'receipts.cancel': 'cancel receipts',
-  'payments.reconcile': 'reconcile online payments',
-  'cheques.manage': 'manage cheques',
-  'cash.close': 'close the cash of a day',
-  'cash.acknowledge': 'acknowledge cash closings',
-  'expenses.manage': 'manage expenses',
-  'reports.view': 'see reports',
-  'concessions.request': 'ask for concessions or fine waivers',
-  'concessions.approve': 'approve concessions',
-  'fines.waive': 'approve fine waivers',
-  'fee-policy.manage': 'change the fee policy (concession types, late fines, instalments, Tally ledgers)',
-  'tally.export': 'export the books for Tally',
-  'results.manage': 'set up exams and subjects',
-  'results.view': 'see results',
-  'results.marks': 'enter marks',
-  'settings.manage': 'change settings',
-  'billing.manage': 'manage the plan and payments',
-  'data.export': 'export the school\'s data',
-  'staff.manage': 'manage staff',
-  'audit.view': 'see the audit log',
-};
+export const PERMISSION_LABELS: Record<Permission, string> = Object.fromEntries(
+  PERMISSIONS.map((p) => [p, TABLE_ROWS[p].refused]),
+) as Record<Permission, string>;
 
 export function forbiddenMessage(role: StaffRole, permission: Permission): string {
   return `Your role (${ROLE_LABELS[role]}) does not allow you to ${PERMISSION_LABELS[permission]}. Ask the school's owner or an administrator.`;

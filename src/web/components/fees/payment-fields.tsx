@@ -1,7 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { COUNTER_PAYMENT_MODES, paymentDetailsProblem } from '@/domain/ledger';
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
+import { meQuery } from '@/web/lib/me-api';
 import { cn } from '@/web/lib/utils';
+import { initialReceiver, parseRememberedReceiver, receiverToRemember, type CounterUser, type RememberedReceiver } from './receiver';
 
 export type CounterMode = (typeof COUNTER_PAYMENT_MODES)[number];
 
@@ -17,31 +21,43 @@ export interface PaymentDetailsValue {
 
 const RECEIVED_BY_KEY = 'fees.receivedBy';
 
-/** The clerk at the counter is usually the same person all day: remember the last name used. */
-export function rememberedReceiver(): string {
+function readRemembered(): RememberedReceiver | null {
   try {
-    return localStorage.getItem(RECEIVED_BY_KEY) ?? '';
+    return parseRememberedReceiver(localStorage.getItem(RECEIVED_BY_KEY));
   } catch {
-    return '';
+    return null;
   }
 }
 
-export function rememberReceiver(name: string): void {
+function remember(value: RememberedReceiver | null): void {
   try {
-    if (name.trim()) localStorage.setItem(RECEIVED_BY_KEY, name.trim());
+    if (value) localStorage.setItem(RECEIVED_BY_KEY, JSON.stringify(value));
   } catch {
     // private mode: nothing to remember
   }
 }
 
-export const emptyPaymentDetails = (): PaymentDetailsValue => ({
+export const emptyPaymentDetails = (user: CounterUser | null): PaymentDetailsValue => ({
   paymentMode: 'cash',
   chequeNumber: '',
   bankName: '',
   upiReference: '',
   transactionReference: '',
-  receivedBy: rememberedReceiver(),
+  receivedBy: initialReceiver(user, readRemembered()),
 });
+
+/**
+ * A fee form's payment details, "Received by" filled with the signed-in person's name (still
+ * editable); `rememberReceiver` after a save keeps a typed name for that person only (receiver.ts).
+ */
+export function usePaymentDetails() {
+  // the session's own query: read from its cache, never fetched again from here
+  const me = useQuery({ ...meQuery(), enabled: false }).data?.user;
+  const user: CounterUser | null = me ? { id: me.id, username: me.username } : null;
+  const [details, setDetails] = useState<PaymentDetailsValue>(() => emptyPaymentDetails(user));
+  const rememberReceiver = (typed: string) => remember(receiverToRemember(user, typed));
+  return { details, setDetails, rememberReceiver };
+}
 
 /** The fields the server wants for the chosen mode only; empty ones are left out. */
 export function paymentDetailsBody(v: PaymentDetailsValue) {

@@ -17,7 +17,7 @@ import { outstandingQuery, recordFeePayment, refreshLedger, type FeePaymentRecei
 import { sessionsQuery } from '@/web/lib/school-data';
 import { serverMessage } from '@/web/lib/form-errors';
 import { indiaToday, type FeeStudent } from './fee-student';
-import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from './payment-fields';
+import { PaymentFields, paymentDetailsBody, paymentDetailsMissing, usePaymentDetails } from './payment-fields';
 import { SavedReceipt } from './receipt-actions';
 import { useClientId } from './use-client-id';
 
@@ -79,7 +79,7 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
   const sessions = useQuery(sessionsQuery());
   const [rows, setRows] = useState<Record<string, Row>>(blankRows);
   const [paidOn, setPaidOn] = useState(indiaToday);
-  const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
+  const { details, setDetails, rememberReceiver } = usePaymentDetails();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<FeePaymentReceipt | null>(null);

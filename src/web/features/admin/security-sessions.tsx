@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LockOpenIcon, LogOutIcon } from 'lucide-react';
 import { useState } from 'react';
 import { formatIndiaDateTime } from '@/domain/reports';
+import { ReasonDialog, type ReasonDialogTexts } from '@/web/components/reason-dialog';
 import { toast } from '@/web/components/toaster';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -9,9 +10,17 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Spinner } from '@/web/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { locksQuery, securityApi, sessionsQuery, type LiveSession, type Lock } from './api';
-import { ReasonDialog } from './reason-dialog';
 import { describeBrowser } from './system-format';
 import { SECURITY_TEXTS as T } from './texts';
+
+const reasonTexts: ReasonDialogTexts = {
+  reason: T.reason,
+  reasonRequired: T.reasonNeeded,
+  placeholder: T.reasonPlaceholder,
+  cancel: T.cancel,
+  saving: T.working,
+  failed: T.reasonFailed,
+};
 
 /** Everyone signed in now, with Revoke (audited with a reason). */
 export function SessionsCard() {
@@ -80,6 +89,8 @@ export function SessionsCard() {
         title={T.revokeTitle}
         description={revoking ? T.revokeDescription(revoking.email) : ''}
         confirmLabel={T.revoke}
+        texts={reasonTexts}
+        destructive
         onConfirm={async (reason) => {
           await securityApi.revokeSession(revoking!.id, reason);
           toast.success({ title: T.revoked });
@@ -152,6 +163,8 @@ export function LocksCard() {
         title={T.unlockTitle}
         description={unlocking ? T.unlockDescription(lockSubject(unlocking)) : ''}
         confirmLabel={T.unlock}
+        texts={reasonTexts}
+        destructive
         onConfirm={async (reason) => {
           await securityApi.unlock(unlocking!.key, reason);
           toast.success({ title: T.unlocked });

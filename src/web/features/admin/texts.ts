@@ -187,6 +187,8 @@ export const SECURITY_TEXTS = {
   reason: 'Reason',
   reasonPlaceholder: 'e.g. the principal called from the school office',
   reasonNeeded: 'Please give a reason',
+  reasonFailed: 'Network error. Please check your connection and try again.',
+  working: 'Working…',
   audit: 'Audit log',
   auditDescription: 'Who did what, when and from where. Filter by school, user, action and date.',
   school: 'School',

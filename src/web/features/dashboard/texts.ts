@@ -14,3 +14,19 @@ export const CHECKLIST_TEXTS = {
     firstReceipt: { label: 'Collect the first fee', hint: 'Record a payment and print its receipt.', action: 'Submit Monthly Fee' },
   } satisfies Record<SetupStepId, { label: string; hint: string; action: string }>,
 } as const;
+
+/** Texts of the trial and plan banners (operations §8, ruling 14). */
+export const TRIAL_TEXTS = {
+  trialExpiredTitle: 'Trial Period Expired',
+  trialExpired: 'Your 5-day trial has expired. To continue using the system, please upgrade to a paid plan.',
+  readOnly: 'Your data is read-only until then: you can view everything, but adding or changing records is blocked.',
+  planExpiredTitle: (endedOn: string | null) => (endedOn ? `Subscription Expired on ${endedOn}` : 'Subscription Expired'),
+  planExpired: 'Your plan has ended. Renew it to keep adding and changing records; until then your data is read-only: receipts, reports and exports still work.',
+  endingTitle: 'Trial Period Ending Soon',
+  daysLeft: (days: number) => `${days} day(s) remaining`,
+  ending: (days: number) => `Your trial period will expire in ${days} ${days === 1 ? 'day' : 'days'}. Upgrade now to avoid service interruption.`,
+  upgrade: 'Upgrade Plan',
+  renew: 'Renew Plan',
+  /** said instead of the buttons to a role that cannot manage the plan (ruling 32: billing.manage) */
+  askOwner: "Only the school's owner or an administrator can change the plan: ask them to.",
+} as const;

@@ -17,6 +17,7 @@ export const texts = {
   saved: 'Saved',
   reasonLabel: 'Reason',
   reasonRequired: 'Please give a reason',
+  reasonFailed: 'Could not save. Please check your connection and try again.',
 
   // concession types (Settings)
   typesTitle: 'Concession types',

@@ -5,7 +5,7 @@ import { NO_NEW_DATA_MESSAGE } from '@/domain/ledger';
 import { formatINR, paise, parseRupees } from '@/domain/money';
 import { sessionMonths } from '@/domain/sessions';
 import { indiaToday } from '@/web/components/fees/fee-student';
-import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
+import { PaymentFields, paymentDetailsBody, paymentDetailsMissing, usePaymentDetails } from '@/web/components/fees/payment-fields';
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { toast } from '@/web/components/toaster';
@@ -85,7 +85,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
 
   const draftState = useMonthlyDraft(student.id, academicYear, entries.data?.entries);
   const { draft } = draftState;
-  const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
+  const { details, setDetails, rememberReceiver } = usePaymentDetails();
   const controls = useSaveControls();
   const { setConfirming } = controls;
   const [created, setCreated] = useState<Receipt[]>([]);

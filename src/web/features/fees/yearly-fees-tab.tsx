@@ -4,7 +4,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { checkLineAmount, HEAD_LABELS, YEARLY_EMPTY_MESSAGE, YEARLY_FIELDS, yearlyLockedMessage } from '@/domain/ledger';
 import { formatINR, paise, parseRupees } from '@/domain/money';
 import { indiaToday } from '@/web/components/fees/fee-student';
-import { emptyPaymentDetails, PaymentFields, paymentDetailsBody, paymentDetailsMissing, rememberReceiver, type PaymentDetailsValue } from '@/web/components/fees/payment-fields';
+import { PaymentFields, paymentDetailsBody, paymentDetailsMissing, usePaymentDetails } from '@/web/components/fees/payment-fields';
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
 import { useClientId } from '@/web/components/fees/use-client-id';
 import { toast } from '@/web/components/toaster';
@@ -79,7 +79,7 @@ function StudentYearly({ state }: { state: ReturnType<typeof useFeeSelection> })
   const receipts = useQuery(studentReceiptsQuery(student.id));
   useErrorToast(entry.error, 'Failed to fetch yearly entries');
   const [draft, setDraft] = useState<Draft>({});
-  const [details, setDetails] = useState<PaymentDetailsValue>(emptyPaymentDetails);
+  const { details, setDetails, rememberReceiver } = usePaymentDetails();
   const controls = useSaveControls();
   const { setConfirming } = controls;
   const [created, setCreated] = useState<Receipt[]>([]);

@@ -1,4 +1,3 @@
-import { MIN_PASSWORD_LENGTH } from '@/domain/auth';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/domain/permissions';
 
 /** Texts of Settings → Staff and the invitation page (issue 15 item 1, ruling 32). */
@@ -61,17 +60,16 @@ export const STAFF_TEXTS = {
 export const ACCEPT_TEXTS = {
   title: 'Set your password',
   description: 'You have been invited to sign in to your school. Choose a password to finish.',
-  requirementLength: `At least ${MIN_PASSWORD_LENGTH} characters, not a commonly used one`,
-  requirementMatch: 'Both passwords match',
   password: 'Password',
   confirm: 'Confirm password',
-  mismatch: 'Passwords do not match',
   submit: 'Set password',
   submitting: 'Saving...',
   failed: 'The invitation could not be accepted.',
+  retry: 'Please try again.',
   doneTitle: 'Your account is ready',
   doneBody: 'Sign in with your email and the password you just chose.',
   signIn: 'Continue to Login',
+  backToLogin: 'Back to Login',
   missingToken: 'This link is incomplete. Open the link from your invitation email again, or ask your administrator to invite you again.',
 } as const;
 
