@@ -123,6 +123,9 @@ function trustedProxies(setting: Config['trustProxy']): boolean | string[] | ((a
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
+/** A request that takes this long is logged even when requests are not (LOG_REQUESTS). */
+const SLOW_REQUEST_MS = 1_000;
+
 /** Whatever logger is asked for writes requests without query strings and errors without SQL parameters. */
 function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
@@ -133,6 +136,8 @@ function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifySer
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
+    // Fastify's two lines per request only when asked for (LOG_REQUESTS); see the onResponse hook below
+    disableRequestLogging: !options.config.logRequests,
     // larger only where a route says so (the bulk student import)
     bodyLimit: BODY_LIMIT_BYTES,
     // off unless TRUST_PROXY names the proxies: otherwise anyone could choose the address they are recorded under
@@ -159,8 +164,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const serverErrors = new ServerErrorCounter();
   app.decorate('serverErrors', serverErrors);
-  app.addHook('onResponse', async (_request, reply) => {
+  app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) serverErrors.record(options.clock.now());
+    // without the per-request lines, a failed or slow request still leaves one
+    if (!options.config.logRequests && (reply.statusCode >= 500 || reply.elapsedTime >= SLOW_REQUEST_MS)) {
+      const level = reply.statusCode >= 500 ? 'error' : 'warn';
+      request.log[level]({ req: request, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, reply.statusCode >= 500 ? 'request failed' : 'slow request');
+    }
   });
 
   const { start: startMailWorker = true, ...workerOptions } = options.mailWorker ?? {};

@@ -57,6 +57,9 @@ const envSchema = z
     SMS_DLT_ENTITY_ID: z.string().regex(/^\d{6,30}$/, 'SMS_DLT_ENTITY_ID must be the digits of the DLT principal entity id').optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(16, 'SMS_WEBHOOK_TOKEN must be at least 16 characters').optional(),
     SERVE_WEB: z.enum(['true', 'false'], { message: 'SERVE_WEB must be true or false' }).default('true'),
+    // one log line per request: off by default (the proxy in front keeps the access log, and at
+    // 2,000 requests a second the lines cost the app); failed and slow requests are always logged
+    LOG_REQUESTS: z.enum(['true', 'false'], { message: 'LOG_REQUESTS must be true or false' }).default('false'),
     TRUST_PROXY: z
       .string()
       .transform((v, ctx) => {
@@ -171,6 +174,8 @@ export interface Config {
   revealResetTokens: boolean;
   /** build (when stale) and serve the web app; false runs the API alone */
   serveWeb: boolean;
+  /** a log line for every request (LOG_REQUESTS=true); otherwise only failed (5xx) and slow ones */
+  logRequests: boolean;
   /** what the portal's System tab names as the running version; package.json's when unset */
   appVersion: string | undefined;
   /** who issues the subscription tax invoices (ruling 33) and their number prefix */
@@ -233,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     revealResetTokens: e.NODE_ENV === 'development' && !e.SMTP_URL,
     serveWeb: e.SERVE_WEB === 'true',
+    logRequests: e.LOG_REQUESTS === 'true',
     appVersion: e.APP_VERSION,
     invoices: {
       prefix: e.INVOICE_PREFIX,

@@ -4,11 +4,17 @@ import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { errorForLog } from './log';
 
 let ctx: TestContext;
+let quiet: TestContext;
 const lines: string[] = [];
+const quietLines: string[] = [];
 beforeAll(async () => {
-  ctx = await createTestApp({ logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+  ctx = await createTestApp({ env: { LOG_REQUESTS: 'true' }, logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+  quiet = await createTestApp({ logger: { level: 'info', stream: { write: (line: string) => void quietLines.push(line) } } });
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await quiet.close();
+});
 
 describe('what the log holds', () => {
   it('a failed SQL statement is logged with its code and without its parameters', async () => {
@@ -33,5 +39,19 @@ describe('what the log holds', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain('Ravi');
     expect(lines.join('\n')).toContain('"url":"/api/students"');
+  });
+
+  it('without LOG_REQUESTS a good request writes no line, and a failed one still does', async () => {
+    const school = await signUpSchool(quiet);
+    quietLines.length = 0;
+    expect((await school.api.get('/api/students?q=Ravi')).statusCode).toBe(200);
+    expect(quietLines.filter((l) => l.includes('/api/students'))).toEqual([]);
+    // a table that has gone away answers 500: that request is logged, without its query string
+    await quiet.database.db.execute(sql`alter table students rename to students_gone`);
+    const res = await school.api.get('/api/students?q=Ravi');
+    expect(res.statusCode).toBe(500);
+    const failed = quietLines.map((l) => JSON.parse(l) as { msg: string; statusCode?: number; req?: { url: string } }).filter((l) => l.msg === 'request failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ statusCode: 500, req: { url: '/api/students' } });
   });
 });
