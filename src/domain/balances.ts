@@ -1,5 +1,5 @@
 import { YEARLY_HEADS, type YearlyHead } from './ledger';
-import { computeSessionAccount, type SessionAccountInput } from './fees';
+import { computeSessionAccount, yearlyOwedAt, yearlyShareDue, type SessionAccountInput } from './fees';
 import { paise, ZERO, type Paise } from './money';
 
 /**
@@ -20,6 +20,11 @@ export interface SessionBalance {
   paid: Record<YearlyHead, Paise>;
   /** what the yearly heads owe once the session has begun */
   yearlyOwed: Paise;
+  /**
+   * under an instalment plan that splits the yearly heads over its instalments (decision 0048): what
+   * they owe with month k as the horizon; null when they fall due whole with the session's first month
+   */
+  yearlyOwedByMonth: Paise[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: Paise[];
@@ -47,15 +52,30 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   const monthlyGranted: Paise[] = [];
   let tuitionMask = 0;
   let busMask = 0;
+  const timing = input.timing ?? null;
+  // under a plan a month counts from its instalment's due month (a quarter's months from its first)
+  const dueAt = (key: string) => timing?.monthDue[key] ?? key;
   const monthlyOwed = account.months.map((m, k) => {
-    running += m.outstanding;
     // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
     if (m.tuition.recorded) tuitionMask += 2 ** k;
     if (m.bus.recorded) busMask += 2 ** k;
-    for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
+    if (timing) {
+      running = 0;
+      grantedRunning = 0;
+      for (const d of account.months) {
+        if (dueAt(d.key) > m.key) continue;
+        running += d.outstanding;
+        for (const h of [d.tuition, d.bus]) if (!h.recorded) grantedRunning += h.granted;
+      }
+    } else {
+      running += m.outstanding;
+      for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
+    }
     monthlyGranted.push(paise(grantedRunning));
     return paise(running);
   });
+  const yearlyWhole = !timing || (timing.yearlyParts.length === 1 && timing.yearlyParts[0]!.share === 10_000 && timing.yearlyParts[0]!.dueMonth <= first);
+  const yearlyOwedByMonth = yearlyWhole ? null : input.months.map((m) => yearlyOwedAt(account.yearly, yearlyShareDue(input.months, timing, m.key)));
   const expected = {} as Record<YearlyHead, Paise>;
   const paid = {} as Record<YearlyHead, Paise>;
   let yearlyGranted = 0;
@@ -72,6 +92,7 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     expected,
     paid,
     yearlyOwed: account.annual.yearlyOutstanding,
+    yearlyOwedByMonth,
     tuitionMask,
     busMask,
     monthlyOwed,

@@ -204,6 +204,23 @@ function addYearly(t: HorizonTotals, y: YearlyPosition, share = 10_000): void {
   t.yearlyOutstanding = p(t.yearlyOutstanding + outstanding);
 }
 
+/** What the yearly heads owe once `share` (hundredths of a percent) of them has fallen due: the till-date figure of `computeSessionAccount`. */
+export function yearlyOwedAt(yearly: readonly YearlyPosition[], share: number): Paise {
+  if (share <= 0) return ZERO;
+  const t = emptyTotals();
+  for (const y of yearly) addYearly(t, y, Math.min(10_000, share));
+  return t.yearlyOutstanding;
+}
+
+/** The share of the yearly heads due by `asOfMonth` (hundredths of a percent), as `computeSessionAccount` counts it. */
+export function yearlyShareDue(months: readonly SessionMonth[], timing: DueTiming | null | undefined, asOfMonth: string): number {
+  return timing?.yearlyParts.length
+    ? timing.yearlyParts.filter((x) => x.dueMonth <= asOfMonth).reduce((s, x) => s + x.share, 0)
+    : months.length > 0 && months[0]!.key <= asOfMonth
+      ? 10_000
+      : 0;
+}
+
 const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
 
 export function computeSessionAccount(input: SessionAccountInput): SessionAccount {
@@ -272,11 +289,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     return pos;
   });
 
-  const yearlyShareDue = input.timing?.yearlyParts.length
-    ? input.timing.yearlyParts.filter((x) => x.dueMonth <= input.asOfMonth).reduce((s, x) => s + x.share, 0)
-    : input.months.length > 0 && input.months[0]!.key <= input.asOfMonth
-      ? 10_000
-      : 0;
+  const shareDue = yearlyShareDue(input.months, input.timing, input.asOfMonth);
   let yearlyPaidTotal = 0;
   let yearlyPaidCount = 0;
   let yearlyApplicable = 0;
@@ -287,7 +300,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     const status: YearlyHeadStatus = pos.recorded ? 'paid' : expected > 0 ? 'pending' : 'not_applicable';
     const y: YearlyPosition = { ...pos, head, status };
     addYearly(annual, y);
-    if (yearlyShareDue > 0) addYearly(tillDate, y, Math.min(10_000, yearlyShareDue));
+    if (shareDue > 0) addYearly(tillDate, y, Math.min(10_000, shareDue));
     yearlyPaidTotal += got.paid;
     if (status !== 'not_applicable') yearlyApplicable += 1;
     if (status === 'paid') yearlyPaidCount += 1;

@@ -38,7 +38,7 @@ export const PERMISSIONS = [
   'fees.view',
   /** record payments (monthly, yearly, fee payment), payment links */
   'fees.collect',
-  /** fee structures, opening balances, reminders: how fees are set up */
+  /** fee structures, instalment plans (when fees fall due), opening balances, reminders: how fees are set up */
   'fees.setup',
   'receipts.cancel',
   /** online payments, student credit, UPI confirmations */
@@ -56,7 +56,7 @@ export const PERMISSIONS = [
   'concessions.approve',
   /** approve or reject a late fine's waiver */
   'fines.waive',
-  /** concession types, the late-fine rule, instalment plans, Tally ledger names: the school's fee policy */
+  /** concession types, the late-fine rule, Tally ledger names: the school's fee policy (instalment plans are fee setup) */
   'fee-policy.manage',
   /** the accountant's Tally XML and journal CSV */
   'tally.export',
@@ -138,7 +138,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   'concessions.request': 'ask for concessions or fine waivers',
   'concessions.approve': 'approve concessions',
   'fines.waive': 'approve fine waivers',
-  'fee-policy.manage': 'change the fee policy (concession types, late fines, instalments, Tally ledgers)',
+  'fee-policy.manage': 'change the fee policy (concession types, late fines, Tally ledgers)',
   'tally.export': 'export the books for Tally',
   'results.manage': 'set up exams and subjects',
   'results.view': 'see results',

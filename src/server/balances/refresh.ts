@@ -79,6 +79,7 @@ const SESSION_COLUMNS = [
   ['uniform_paid', 'bigint'],
   ['misc_paid', 'bigint'],
   ['yearly_owed', 'bigint'],
+  ['yearly_owed_by_month', 'bigint[]'],
   ['tuition_mask', 'bigint'],
   ['bus_mask', 'bigint'],
   ['monthly_owed', 'bigint[]'],

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
+import { planTiming, type InstalmentPlan } from '../../domain/instalments';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
@@ -193,18 +194,23 @@ export interface AccountContext {
   asOfMonth: string;
   /** approved concessions of the student in the session (issue 16) */
   concessions?: readonly AppliedConcession[];
+  /** the class's instalment plan (`policy/plans.ts` `planFor`); monthly when left out */
+  plan?: InstalmentPlan;
 }
 
 /** The one computation of ruling 6, fed from the database. */
 export function accountOf(ctx: AccountContext): SessionAccount {
+  const months = sessionMonths(ctx.session.startDate, ctx.session.endDate);
+  const structure = ctx.structure ? structureAmounts(ctx.structure) : null;
   return computeSessionAccount({
-    months: sessionMonths(ctx.session.startDate, ctx.session.endDate),
+    months,
     asOfMonth: ctx.asOfMonth,
-    structure: ctx.structure ? structureAmounts(ctx.structure) : null,
+    structure,
     busFee: ctx.busFee,
     feesFrom: ctx.feesFrom,
     lines: ctx.lines,
     concessions: ctx.concessions,
+    timing: ctx.plan ? planTiming(structure, ctx.plan, { months, busFee: ctx.busFee }) : null,
   });
 }
 

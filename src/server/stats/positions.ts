@@ -7,7 +7,8 @@ import { sql, type SQL } from 'drizzle-orm';
  * refreshed the row; here it is only picked at the horizon month, which is O(rows) arithmetic:
  *
  * - the monthly outstanding at the horizon is `monthly_owed[k]` (k: the horizon's month of the session);
- * - the yearly heads owe `yearly_owed` once the session has begun;
+ * - the yearly heads owe `yearly_owed` once the session has begun, or `yearly_owed_by_month[k]` under an
+ *   instalment plan that splits them (decision 0048);
  * - a session whose balance was carried forward is closed for the student: fee status reads it up
  *   to the month it was carried, and what is still owed is the carried balance less what was paid
  *   against it (`student_balances.carried_remaining`, with the opening arrears, decision 0027).
@@ -33,6 +34,7 @@ const balanceColumns = sql`
   coalesce(b.tuition_paise, 0)::bigint as tuition, coalesce(b.bus_paise, s.monthly_bus_fee_paise, 0)::bigint as bus,
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
+  b.yearly_owed_by_month as yearly_by_month,
   coalesce(b.tuition_mask, 0)::bigint as t_all, coalesce(b.bus_mask, 0)::bigint as b_all,
   coalesce(b.admission_paid, 0)::bigint as p_admission, coalesce(b.exam_paid, 0)::bigint as p_exam,
   coalesce(b.books_paid, 0)::bigint as p_books, coalesce(b.uniform_paid, 0)::bigint as p_uniform,
@@ -115,7 +117,9 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              case when b.due_idx < 0 then 0::bigint when b.due_idx >= 62 then -1::bigint else (1::bigint << (b.due_idx + 1)) - 1 end as due_bits,
              case when b.due_idx < 0 or b.owed_by_month is null or cardinality(b.owed_by_month) = 0 then 0::bigint
                   else b.owed_by_month[least(b.due_idx, cardinality(b.owed_by_month) - 1) + 1] end as monthly_now,
-             case when b.due_idx >= 0 then b.b_yearly_owed else 0::bigint end as yearly_due,
+             case when b.due_idx < 0 then 0::bigint
+                  when b.yearly_by_month is null or cardinality(b.yearly_by_month) = 0 then b.b_yearly_owed
+                  else b.yearly_by_month[least(b.due_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
              case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
                   else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
              b.b_yearly_granted as y_granted
