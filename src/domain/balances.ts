@@ -25,6 +25,12 @@ export interface SessionBalance {
    * they owe with month k as the horizon; null when they fall due whole with the session's first month
    */
   yearlyOwedByMonth: Paise[] | null;
+  /**
+   * under an instalment plan (decision 0048): with month k as the horizon, the index of the last
+   * month whose fees have fallen due (a quarter's months fall due with its first), −1 for none;
+   * `monthlyOwed[dueThrough[k]]` is then the monthly outstanding. Null under the monthly plan.
+   */
+  dueThrough: number[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: Paise[];
@@ -53,27 +59,24 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   let tuitionMask = 0;
   let busMask = 0;
   const timing = input.timing ?? null;
-  // under a plan a month counts from its instalment's due month (a quarter's months from its first)
-  const dueAt = (key: string) => timing?.monthDue[key] ?? key;
   const monthlyOwed = account.months.map((m, k) => {
+    running += m.outstanding;
     // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
     if (m.tuition.recorded) tuitionMask += 2 ** k;
     if (m.bus.recorded) busMask += 2 ** k;
-    if (timing) {
-      running = 0;
-      grantedRunning = 0;
-      for (const d of account.months) {
-        if (dueAt(d.key) > m.key) continue;
-        running += d.outstanding;
-        for (const h of [d.tuition, d.bus]) if (!h.recorded) grantedRunning += h.granted;
-      }
-    } else {
-      running += m.outstanding;
-      for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
-    }
+    for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
     monthlyGranted.push(paise(grantedRunning));
     return paise(running);
   });
+  // under a plan the months counted at horizon k are a prefix of the session (plans collect the
+  // months in order, `planProblem`): the last of them, −1 for none
+  const dueThrough = timing
+    ? input.months.map((h) => {
+        let j = -1;
+        while (j + 1 < input.months.length && (timing.monthDue[input.months[j + 1]!.key] ?? input.months[j + 1]!.key) <= h.key) j += 1;
+        return j;
+      })
+    : null;
   const yearlyWhole = !timing || (timing.yearlyParts.length === 1 && timing.yearlyParts[0]!.share === 10_000 && timing.yearlyParts[0]!.dueMonth <= first);
   const yearlyOwedByMonth = yearlyWhole ? null : input.months.map((m) => yearlyOwedAt(account.yearly, yearlyShareDue(input.months, timing, m.key)));
   const expected = {} as Record<YearlyHead, Paise>;
@@ -93,6 +96,7 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     paid,
     yearlyOwed: account.annual.yearlyOutstanding,
     yearlyOwedByMonth,
+    dueThrough,
     tuitionMask,
     busMask,
     monthlyOwed,

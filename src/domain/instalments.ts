@@ -97,6 +97,11 @@ export function planProblem(plan: InstalmentPlan, months: readonly SessionMonth[
   if (twice) return `${monthLabel(twice)} is in two instalments`;
   const outside = seen.find((k) => !keys.includes(k));
   if (outside) return `${monthLabel(outside)} is not a month of the session`;
+  // the months fall due in their order (what running balances and reports rely on, decision 0048)
+  const dueOf = new Map(plan.custom.flatMap((c) => c.months.map((m) => [m, c.dueDate] as const)));
+  for (let i = 1; i < keys.length; i += 1) {
+    if (dueOf.get(keys[i]!)! < dueOf.get(keys[i - 1]!)!) return `${monthLabel(keys[i]!)} would fall due before ${monthLabel(keys[i - 1]!)}: instalments collect the months in order`;
+  }
   return null;
 }
 

@@ -31,6 +31,7 @@ export interface SessionBalanceRow {
   miscPaid: number;
   yearlyOwed: number;
   yearlyOwedByMonth: number[] | null;
+  dueThrough: number[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: number[];
@@ -143,6 +144,7 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         miscPaid: b.paid.misc,
         yearlyOwed: b.yearlyOwed,
         yearlyOwedByMonth: b.yearlyOwedByMonth,
+        dueThrough: b.dueThrough,
         tuitionMask: b.tuitionMask,
         busMask: b.busMask,
         monthlyOwed: b.monthlyOwed,

@@ -80,6 +80,7 @@ const SESSION_COLUMNS = [
   ['misc_paid', 'bigint'],
   ['yearly_owed', 'bigint'],
   ['yearly_owed_by_month', 'bigint[]'],
+  ['due_through', 'int[]'],
   ['tuition_mask', 'bigint'],
   ['bus_mask', 'bigint'],
   ['monthly_owed', 'bigint[]'],

@@ -36,7 +36,7 @@ beforeAll(async () => {
   await seedSession(db, { schoolId: other.schoolId });
   await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
   await seedStructure(db, { schoolId: school.schoolId, className: 'Class 6', tuition: 1000 });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 7', tuition: 1000, yearly: '1000.01' });
+  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 7', tuition: 1000, yearly: 1000.01 });
   quarterly = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Asha Rao', className: 'Class 5' })).id;
   monthly = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Bilal Khan', className: 'Class 6' })).id;
   termly = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Chitra Das', className: 'Class 7' })).id;
@@ -109,6 +109,8 @@ describe('instalment plans', () => {
     expect(missing.json().error).toBe('No instalment collects March 2026');
     const twice = await school.api.put('/api/instalment-plans/Class 7', { ...TERMS, custom: [TERMS.custom[0], { ...TERMS.custom[1], months: [...TERMS.custom[1]!.months, '2025-09'] }] });
     expect(twice.json().error).toBe('September 2025 is in two instalments');
+    const backwards = await school.api.put('/api/instalment-plans/Class 7', { ...TERMS, custom: [{ ...TERMS.custom[0], dueDate: '2025-11-01' }, TERMS.custom[1]] });
+    expect(backwards.json().error).toBe('October 2025 would fall due before September 2025: instalments collect the months in order');
     const day = await school.api.put('/api/instalment-plans/default', { kind: 'quarterly', dueDay: 31 });
     expect(day.statusCode).toBe(400);
     expect(day.json().error).toContain('Due day must be between 1 and 28');

@@ -34,7 +34,7 @@ const balanceColumns = sql`
   coalesce(b.tuition_paise, 0)::bigint as tuition, coalesce(b.bus_paise, s.monthly_bus_fee_paise, 0)::bigint as bus,
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
-  b.yearly_owed_by_month as yearly_by_month,
+  b.yearly_owed_by_month as yearly_by_month, b.due_through as due_through,
   coalesce(b.tuition_mask, 0)::bigint as t_all, coalesce(b.bus_mask, 0)::bigint as b_all,
   coalesce(b.admission_paid, 0)::bigint as p_admission, coalesce(b.exam_paid, 0)::bigint as p_exam,
   coalesce(b.books_paid, 0)::bigint as p_books, coalesce(b.uniform_paid, 0)::bigint as p_uniform,
@@ -60,7 +60,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
              ss.id as session_id, ss.name as session_name,
              to_char(ss.start_date, 'YYYY-MM') as first_key,
              to_char(ss.end_date, 'YYYY-MM') as last_key,
-             least(${asOfMonth}::text, to_char(ss.end_date, 'YYYY-MM')) as due_key,
+             least(${asOfMonth}::text, to_char(ss.end_date, 'YYYY-MM')) as cal_key,
              coalesce(b.closed, false) as closed,
              ${balanceColumns}
       from students s
@@ -87,7 +87,7 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
       select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.fees_from_month,
              b.class_name, b.section, b.roll_number,
              ses.id as session_id, ses.name as session_name, ses.first_key, ses.last_key,
-             least(coalesce(b.through_month, ${asOfMonth}::text), ses.last_key) as due_key,
+             least(coalesce(b.through_month, ${asOfMonth}::text), ses.last_key) as cal_key,
              b.closed,
              ${balanceColumns}
       from ses
@@ -102,6 +102,19 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
 function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
   return sql`
+    cal as (
+      select p.*,
+             case when p.first_key is null or p.cal_key < p.first_key then -1
+                  else ${monthIndex(sql`p.cal_key`)} - ${monthIndex(sql`p.first_key`)} end as cal_idx
+      from placed p
+    ),
+    -- under an instalment plan the horizon moves to the last month whose fees have fallen due (decision 0048)
+    eff as (
+      select c.*,
+             case when c.cal_idx < 0 or c.due_through is null or cardinality(c.due_through) = 0 then c.cal_key
+                  else to_char(to_date(c.first_key || '-01', 'YYYY-MM-DD') + make_interval(months => c.due_through[least(c.cal_idx, cardinality(c.due_through) - 1) + 1]), 'YYYY-MM') end as due_key
+      from cal c
+    ),
     base as (
       select p.*,
              coalesce(p.b_start_key, greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))) as start_key,
@@ -109,7 +122,7 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))`)} + 1 end as due_months,
              case when p.first_key is null or p.due_key < p.first_key then -1
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`p.first_key`)} end as due_idx
-      from placed p
+      from eff p
     ),
     horizon as (
       select b.*,
@@ -117,9 +130,9 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              case when b.due_idx < 0 then 0::bigint when b.due_idx >= 62 then -1::bigint else (1::bigint << (b.due_idx + 1)) - 1 end as due_bits,
              case when b.due_idx < 0 or b.owed_by_month is null or cardinality(b.owed_by_month) = 0 then 0::bigint
                   else b.owed_by_month[least(b.due_idx, cardinality(b.owed_by_month) - 1) + 1] end as monthly_now,
-             case when b.due_idx < 0 then 0::bigint
+             case when b.cal_idx < 0 then 0::bigint
                   when b.yearly_by_month is null or cardinality(b.yearly_by_month) = 0 then b.b_yearly_owed
-                  else b.yearly_by_month[least(b.due_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
+                  else b.yearly_by_month[least(b.cal_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
              case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
                   else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
              b.b_yearly_granted as y_granted

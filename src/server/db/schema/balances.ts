@@ -44,6 +44,8 @@ export const studentSessionBalances = pgTable(
     yearlyOwed: bigint('yearly_owed', { mode: 'number' }).notNull(),
     /** under an instalment plan splitting the yearly heads (decision 0048): what they owe with month k as the horizon; null: `yearly_owed` once the session has begun */
     yearlyOwedByMonth: bigint('yearly_owed_by_month', { mode: 'number' }).array(),
+    /** under an instalment plan: with month k as the horizon, the last month k' whose fees have fallen due (−1: none); null: k itself */
+    dueThrough: integer('due_through').array(),
     /** bit k: month k of the session has something recorded for tuition / bus */
     tuitionMask: bigint('tuition_mask', { mode: 'number' }).notNull(),
     busMask: bigint('bus_mask', { mode: 'number' }).notNull(),

@@ -1,1 +1,0 @@
-ALTER TABLE "student_session_balances" ADD COLUMN "yearly_owed_by_month" bigint[];
