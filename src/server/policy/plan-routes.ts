@@ -41,7 +41,7 @@ const scopeParams = z.object({ scope: z.string().describe('"default" or a class 
 
 /** The path's scope as stored ('' for the school's default) and as shown, or 404 for a class the school cannot have. */
 function resolveScope(raw: string): { stored: string; shown: string } {
-  const text = decodeURIComponent(raw).trim();
+  const text = raw.trim();
   if (text.toLowerCase() === DEFAULT_SCOPE) return { stored: '', shown: DEFAULT_SCOPE };
   const className = normaliseClass(text);
   if (!className) throw notFound(`There is no class called "${text.slice(0, 40)}". Choose one of ${CLASSES[0]} to ${CLASSES[CLASSES.length - 1]}, or "default" for the whole school.`);
