@@ -130,6 +130,12 @@ describe('instalment plans', () => {
       'Quarter 1 (April 2025 – June 2025): 42 days × ₹10.00 = ₹420.00',
     ]);
     expect(fine.due).toBe('420.00');
+    expect(fine.lines[0]).toMatchObject({ instalment: 'Q1', dueDate: '2025-04-10' });
+    // a waiver names the quarter
+    const asked = await school.api.post('/api/fine-waivers', { studentId: quarterly, academicYear: '2025-2026', instalment: 'Q1', reason: 'Parent was travelling' });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect((await school.api.post(`/api/fine-waivers/${asked.json().id}/approve`, {})).json()).toMatchObject({ status: 'approved', amount: '420.00' });
+    expect((await status(quarterly)).fine).toMatchObject({ waived: '420.00', due: '0.00' });
     // the monthly class keeps one fine per month
     expect((await status(monthly)).fine.lines).toHaveLength(2);
   });

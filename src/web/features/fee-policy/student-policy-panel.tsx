@@ -156,7 +156,8 @@ export function InstalmentsCard({ studentId, academicYear }: { studentId: string
               <li key={i.key} data-testid={`instalment-${i.key}`} className="grid gap-1 rounded-md border px-3 py-2">
                 <div className="flex flex-wrap items-baseline justify-between gap-x-3">
                   <span className="font-medium">{i.label}</span>
-                  <span className="font-semibold tabular-nums">{rupees(i.total)}</span>
+                  {/* what this student is to pay of it: months before they joined and approved concessions left out */}
+                  <span className="font-semibold tabular-nums">{rupees(i.due)}</span>
                 </div>
                 <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-muted-foreground">
                   <span>
