@@ -83,6 +83,10 @@ describe('instalment plans', () => {
     expect(q1).toMatchObject({ total: '15000.00', paid: '3000.00', outstanding: '12000.00' });
     expect((await status(quarterly)).account.tillDate.outstanding).toBe('12000.00');
     expect((await defaulters())[quarterly]).toBe('12000.00');
+    // a reminder asks for what has fallen due under the plan: the rest of the quarter and the yearly heads
+    const preview = await school.api.post('/api/reminders/preview', { studentId: quarterly });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().amount).toBe('12000.00');
   });
 
   it('a custom plan splits the yearly heads 60/40, the last part taking the rounding paisa', async () => {
