@@ -1,5 +1,5 @@
 import { YEARLY_HEADS, type YearlyHead } from './ledger';
-import { computeSessionAccount, yearlyOwedAt, yearlyShareDue, type SessionAccountInput } from './fees';
+import { computeSessionAccount, yearlyOwedAt, yearlyPartsAt, yearlyShareDue, type SessionAccountInput } from './fees';
 import { paise, ZERO, type Paise } from './money';
 
 /**
@@ -31,6 +31,13 @@ export interface SessionBalance {
    * `monthlyOwed[dueThrough[k]]` is then the monthly outstanding. Null under the monthly plan.
    */
   dueThrough: number[] | null;
+  /**
+   * with `yearlyOwedByMonth`, for the reports' reconciliation at month k: the yearly heads' gross part
+   * due, the concessions' part and what was received against it; null when they fall due whole
+   */
+  yearlyDueByMonth: Paise[] | null;
+  yearlyGrantedByMonth: Paise[] | null;
+  yearlyReceivedByMonth: Paise[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: Paise[];
@@ -78,7 +85,9 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
       })
     : null;
   const yearlyWhole = !timing || (timing.yearlyParts.length === 1 && timing.yearlyParts[0]!.share === 10_000 && timing.yearlyParts[0]!.dueMonth <= first);
-  const yearlyOwedByMonth = yearlyWhole ? null : input.months.map((m) => yearlyOwedAt(account.yearly, yearlyShareDue(input.months, timing, m.key)));
+  const shares = yearlyWhole ? null : input.months.map((m) => yearlyShareDue(input.months, timing, m.key));
+  const yearlyOwedByMonth = shares ? shares.map((share) => yearlyOwedAt(account.yearly, share)) : null;
+  const parts = shares ? shares.map((share) => yearlyPartsAt(account.yearly, share)) : null;
   const expected = {} as Record<YearlyHead, Paise>;
   const paid = {} as Record<YearlyHead, Paise>;
   let yearlyGranted = 0;
@@ -97,6 +106,9 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     yearlyOwed: account.annual.yearlyOutstanding,
     yearlyOwedByMonth,
     dueThrough,
+    yearlyDueByMonth: parts ? parts.map((x) => x.expected) : null,
+    yearlyGrantedByMonth: parts ? parts.map((x) => x.granted) : null,
+    yearlyReceivedByMonth: parts ? parts.map((x) => x.applied) : null,
     tuitionMask,
     busMask,
     monthlyOwed,

@@ -212,6 +212,17 @@ export function yearlyOwedAt(yearly: readonly YearlyPosition[], share: number): 
   return t.yearlyOutstanding;
 }
 
+/**
+ * The yearly heads at a horizon where `share` of them has fallen due (an instalment plan's split):
+ * the gross part due, the part of the approved concessions, and what was received against that part,
+ * each as `computeSessionAccount`'s till-date totals count them.
+ */
+export function yearlyPartsAt(yearly: readonly YearlyPosition[], share: number): { expected: Paise; granted: Paise; applied: Paise } {
+  const t = emptyTotals();
+  if (share > 0) for (const y of yearly) addYearly(t, y, Math.min(10_000, share));
+  return { expected: t.yearlyExpected, granted: t.granted, applied: t.applied };
+}
+
 /** The share of the yearly heads due by `asOfMonth` (hundredths of a percent), as `computeSessionAccount` counts it. */
 export function yearlyShareDue(months: readonly SessionMonth[], timing: DueTiming | null | undefined, asOfMonth: string): number {
   return timing?.yearlyParts.length

@@ -32,6 +32,9 @@ export interface SessionBalanceRow {
   yearlyOwed: number;
   yearlyOwedByMonth: number[] | null;
   dueThrough: number[] | null;
+  yearlyDueByMonth: number[] | null;
+  yearlyGrantedByMonth: number[] | null;
+  yearlyReceivedByMonth: number[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: number[];
@@ -145,6 +148,9 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         yearlyOwed: b.yearlyOwed,
         yearlyOwedByMonth: b.yearlyOwedByMonth,
         dueThrough: b.dueThrough,
+        yearlyDueByMonth: b.yearlyDueByMonth,
+        yearlyGrantedByMonth: b.yearlyGrantedByMonth,
+        yearlyReceivedByMonth: b.yearlyReceivedByMonth,
         tuitionMask: b.tuitionMask,
         busMask: b.busMask,
         monthlyOwed: b.monthlyOwed,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRupees } from '../../domain/money';
 import { verifySchoolBalances } from '../balances/verify';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
 import { addStaff } from '../staff/staff-helpers';
@@ -102,6 +103,12 @@ describe('instalment plans', () => {
     expect((await status(termly)).account.tillDate).toMatchObject({ monthlyOutstanding: '6000.00', yearlyOutstanding: '600.00', outstanding: '6600.00' });
     expect((await status(termly)).account.annual.outstanding).toBe('13000.01');
     expect((await defaulters())[termly]).toBe('6600.00');
+    // the class-wise report counts the same part of the yearly heads as due: every row reconciles
+    const table = (await school.api.get('/api/reports/class-wise')).json().tables[0];
+    const P = (x: string) => parseRupees(x)!;
+    for (const r of [...table.rows, table.totals]) expect(P(r.due) - P(r.concession) - P(r.received)).toBe(P(r.outstanding));
+    const class7 = table.rows.find((r: Record<string, string>) => Object.values(r).includes('Class 7'));
+    expect(class7).toMatchObject({ due: '6600.00', outstanding: '6600.00' });
   });
 
   it('refuses plans that do not add up, and classes that do not exist', async () => {

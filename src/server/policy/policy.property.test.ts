@@ -38,13 +38,13 @@ const student = fc.record({
 });
 /**
  * Instalment plans (decision 0048), saved for the class or the whole school before the payments, or
- * between the students' payments. The custom plan's terms collect the yearly heads in the first
- * term: the class-wise report's reconciliation counts yearly heads due whole (see the decision).
+ * between the students' payments. The custom plan's three terms split the yearly heads 50/30/20:
+ * in November the first two parts have fallen due.
  */
 const TERMS = [
-  { label: 'Term 1', dueDate: '2026-04-15', months: ['2026-04', '2026-05', '2026-06', '2026-07'], yearlyPercent: 100 },
-  { label: 'Term 2', dueDate: '2026-08-15', months: ['2026-08', '2026-09', '2026-10', '2026-11'], yearlyPercent: 0 },
-  { label: 'Term 3', dueDate: '2026-12-15', months: ['2026-12', '2027-01', '2027-02', '2027-03'], yearlyPercent: 0 },
+  { label: 'Term 1', dueDate: '2026-04-15', months: ['2026-04', '2026-05', '2026-06', '2026-07'], yearlyPercent: 50 },
+  { label: 'Term 2', dueDate: '2026-08-15', months: ['2026-08', '2026-09', '2026-10', '2026-11'], yearlyPercent: 30 },
+  { label: 'Term 3', dueDate: '2026-12-15', months: ['2026-12', '2027-01', '2027-02', '2027-03'], yearlyPercent: 20 },
 ];
 const plan = fc.option(
   fc.record({

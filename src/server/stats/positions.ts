@@ -35,6 +35,7 @@ const balanceColumns = sql`
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
   b.yearly_owed_by_month as yearly_by_month, b.due_through as due_through,
+  b.yearly_due_by_month as ysplit_due_by_month, b.yearly_granted_by_month as ysplit_granted_by_month, b.yearly_received_by_month as ysplit_received_by_month,
   coalesce(b.tuition_mask, 0)::bigint as t_all, coalesce(b.bus_mask, 0)::bigint as b_all,
   coalesce(b.admission_paid, 0)::bigint as p_admission, coalesce(b.exam_paid, 0)::bigint as p_exam,
   coalesce(b.books_paid, 0)::bigint as p_books, coalesce(b.uniform_paid, 0)::bigint as p_uniform,
@@ -135,7 +136,11 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
                   else b.yearly_by_month[least(b.cal_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
              case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
                   else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
-             b.b_yearly_granted as y_granted
+             b.b_yearly_granted as y_granted,
+             -- under a plan splitting the yearly heads: their part due, its concessions and what was received against it (null: whole)
+             case when b.cal_idx < 0 or b.ysplit_due_by_month is null or cardinality(b.ysplit_due_by_month) = 0 then null::bigint else b.ysplit_due_by_month[least(b.cal_idx, cardinality(b.ysplit_due_by_month) - 1) + 1] end as ysplit_due,
+             case when b.cal_idx < 0 or b.ysplit_granted_by_month is null or cardinality(b.ysplit_granted_by_month) = 0 then null::bigint else b.ysplit_granted_by_month[least(b.cal_idx, cardinality(b.ysplit_granted_by_month) - 1) + 1] end as ysplit_granted,
+             case when b.cal_idx < 0 or b.ysplit_received_by_month is null or cardinality(b.ysplit_received_by_month) = 0 then null::bigint else b.ysplit_received_by_month[least(b.cal_idx, cardinality(b.ysplit_received_by_month) - 1) + 1] end as ysplit_received
       from base b
     ),
     pos as (

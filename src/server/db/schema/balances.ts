@@ -46,6 +46,10 @@ export const studentSessionBalances = pgTable(
     yearlyOwedByMonth: bigint('yearly_owed_by_month', { mode: 'number' }).array(),
     /** under an instalment plan: with month k as the horizon, the last month k' whose fees have fallen due (−1: none); null: k itself */
     dueThrough: integer('due_through').array(),
+    /** with `yearly_owed_by_month`, for the reports' reconciliation: the yearly heads' part due, its concessions and what was received against it at month k */
+    yearlyDueByMonth: bigint('yearly_due_by_month', { mode: 'number' }).array(),
+    yearlyGrantedByMonth: bigint('yearly_granted_by_month', { mode: 'number' }).array(),
+    yearlyReceivedByMonth: bigint('yearly_received_by_month', { mode: 'number' }).array(),
     /** bit k: month k of the session has something recorded for tuition / bus */
     tuitionMask: bigint('tuition_mask', { mode: 'number' }).notNull(),
     busMask: bigint('bus_mask', { mode: 'number' }).notNull(),
