@@ -1,5 +1,5 @@
 import { YEARLY_HEADS, type YearlyHead } from './ledger';
-import { computeSessionAccount, type SessionAccountInput } from './fees';
+import { computeSessionAccount, yearlyOwedAt, yearlyPartsAt, yearlyShareDue, type SessionAccountInput } from './fees';
 import { paise, ZERO, type Paise } from './money';
 
 /**
@@ -20,6 +20,24 @@ export interface SessionBalance {
   paid: Record<YearlyHead, Paise>;
   /** what the yearly heads owe once the session has begun */
   yearlyOwed: Paise;
+  /**
+   * under an instalment plan that splits the yearly heads over its instalments (decision 0048): what
+   * they owe with month k as the horizon; null when they fall due whole with the session's first month
+   */
+  yearlyOwedByMonth: Paise[] | null;
+  /**
+   * under an instalment plan (decision 0048): with month k as the horizon, the index of the last
+   * month whose fees have fallen due (a quarter's months fall due with its first), −1 for none;
+   * `monthlyOwed[dueThrough[k]]` is then the monthly outstanding. Null under the monthly plan.
+   */
+  dueThrough: number[] | null;
+  /**
+   * with `yearlyOwedByMonth`, for the reports' reconciliation at month k: the yearly heads' gross part
+   * due, the concessions' part and what was received against it; null when they fall due whole
+   */
+  yearlyDueByMonth: Paise[] | null;
+  yearlyGrantedByMonth: Paise[] | null;
+  yearlyReceivedByMonth: Paise[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: Paise[];
@@ -47,6 +65,7 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   const monthlyGranted: Paise[] = [];
   let tuitionMask = 0;
   let busMask = 0;
+  const timing = input.timing ?? null;
   const monthlyOwed = account.months.map((m, k) => {
     running += m.outstanding;
     // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
@@ -56,6 +75,19 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     monthlyGranted.push(paise(grantedRunning));
     return paise(running);
   });
+  // under a plan the months counted at horizon k are a prefix of the session (plans collect the
+  // months in order, `planProblem`): the last of them, −1 for none
+  const dueThrough = timing
+    ? input.months.map((h) => {
+        let j = -1;
+        while (j + 1 < input.months.length && (timing.monthDue[input.months[j + 1]!.key] ?? input.months[j + 1]!.key) <= h.key) j += 1;
+        return j;
+      })
+    : null;
+  const yearlyWhole = !timing || (timing.yearlyParts.length === 1 && timing.yearlyParts[0]!.share === 10_000 && timing.yearlyParts[0]!.dueMonth <= first);
+  const shares = yearlyWhole ? null : input.months.map((m) => yearlyShareDue(input.months, timing, m.key));
+  const yearlyOwedByMonth = shares ? shares.map((share) => yearlyOwedAt(account.yearly, share)) : null;
+  const parts = shares ? shares.map((share) => yearlyPartsAt(account.yearly, share)) : null;
   const expected = {} as Record<YearlyHead, Paise>;
   const paid = {} as Record<YearlyHead, Paise>;
   let yearlyGranted = 0;
@@ -72,6 +104,11 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     expected,
     paid,
     yearlyOwed: account.annual.yearlyOutstanding,
+    yearlyOwedByMonth,
+    dueThrough,
+    yearlyDueByMonth: parts ? parts.map((x) => x.expected) : null,
+    yearlyGrantedByMonth: parts ? parts.map((x) => x.granted) : null,
+    yearlyReceivedByMonth: parts ? parts.map((x) => x.applied) : null,
     tuitionMask,
     busMask,
     monthlyOwed,

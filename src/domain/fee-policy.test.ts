@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { concessionShares, type AppliedConcession } from './concessions';
 import { computeSessionAccount, type FeeStructureAmounts } from './fees';
-import { computeLateFine, DEFAULT_LATE_FINE_RULE, type LateFineRule } from './fines';
-import { dueTiming, instalmentSchedule, type InstalmentPlan } from './instalments';
+import { computeLateFine, DEFAULT_LATE_FINE_RULE, fineInstalments, type LateFineRule } from './fines';
+import { dueTiming, instalmentPositions, instalmentSchedule, planProblem, planSchedule, type InstalmentPlan } from './instalments';
 import { paise } from './money';
 import { sessionMonths } from './sessions';
 import { DEFAULT_TALLY_MAPPING, expenseVoucher, journalRows, receiptVoucher, tallyAmount, voucherBalances } from './tally';
@@ -96,6 +96,47 @@ describe('instalment plans', () => {
     expect(s[0]!.yearly.admission + s[1]!.yearly.admission).toBe(500_000);
     const account = computeSessionAccount({ months, asOfMonth: '2025-05', structure, busFee: paise(0), lines: [], timing: dueTiming(s, plan) });
     expect(account.tillDate.yearlyOutstanding).toBe(Math.floor(500_000 * 0.3333) + Math.floor(80_000 * 0.3333));
+  });
+
+  const terms: InstalmentPlan = {
+    kind: 'custom', dueDay: 10,
+    custom: [
+      { label: 'Term 1', dueDate: '2025-04-15', months: months.slice(0, 6).map((m) => m.key), yearlyShare: 6_000 },
+      { label: 'Term 2', dueDate: '2025-10-15', months: months.slice(6).map((m) => m.key), yearlyShare: 4_000 },
+    ],
+  };
+
+  it('count a yearly payment against the earliest part first; the parts add up to the account', () => {
+    const s = instalmentSchedule(structure, terms, { months, busFee: paise(0) });
+    // ₹4,000 of the ₹5,000 admission fee paid: Term 1's ₹3,000 part is settled, ₹1,000 goes to Term 2's ₹2,000
+    const lines = [{ head: 'admission' as const, period: null, amount: paise(400_000), paidOn: '2025-04-20' }];
+    const account = computeSessionAccount({ months, asOfMonth: '2025-05', structure, busFee: paise(0), lines, timing: dueTiming(s, terms) });
+    const [t1, t2] = instalmentPositions(s, account);
+    expect([t1!.paid, t1!.outstanding]).toEqual([300_000, 6 * 150_000 + 48_000]);
+    expect([t2!.paid, t2!.outstanding]).toEqual([100_000, 6 * 150_000 + 100_000 + 32_000]);
+    expect(t1!.outstanding + t2!.outstanding).toBe(account.annual.outstanding);
+    expect(account.tillDate.outstanding).toBe(t1!.outstanding);
+  });
+
+  it('fine per instalment from its due date under a plan, per month without one', () => {
+    const rule: LateFineRule = { ...DEFAULT_LATE_FINE_RULE, enabled: true, dueDay: 10, heads: ['tuition', 'admission'] };
+    const s = planSchedule(structure, terms, { months, busFee: paise(0) });
+    const account = computeSessionAccount({ months, asOfMonth: '2025-05', structure, busFee: paise(0), lines: [], timing: dueTiming(s!, terms) });
+    expect(fineInstalments(account, rule, s).map((i) => [i.key, i.dueDate, i.unpaid])).toEqual([
+      ['I1', '2025-04-15', 6 * 150_000 + 300_000],
+      ['I2', '2025-10-15', 6 * 150_000 + 200_000],
+    ]);
+    // the monthly plan has no schedule: the fine is what it always was
+    expect(planSchedule(structure, { kind: 'monthly', dueDay: 10, custom: [] }, { months, busFee: paise(0) })).toBeNull();
+    const monthly = computeSessionAccount({ months, asOfMonth: '2025-05', structure, busFee: paise(0), lines: [] });
+    expect(fineInstalments(monthly, rule, null)).toEqual(fineInstalments(monthly, rule));
+    expect(fineInstalments(monthly, rule)[0]).toMatchObject({ key: '2025-04', dueDate: '2025-04-10' });
+  });
+
+  it('refuse custom instalments that collect the months out of order', () => {
+    const swapped: InstalmentPlan = { ...terms, custom: [{ ...terms.custom[0]!, dueDate: '2025-11-01' }, terms.custom[1]!] };
+    expect(planProblem(swapped, months)).toBe('October 2025 would fall due before September 2025: instalments collect the months in order');
+    expect(planProblem(terms, months)).toBeNull();
   });
 });
 

@@ -206,6 +206,34 @@ function addYearly(t: HorizonTotals, y: YearlyPosition, share = 10_000): void {
   t.yearlyOutstanding = p(t.yearlyOutstanding + outstanding);
 }
 
+/** What the yearly heads owe once `share` (hundredths of a percent) of them has fallen due: the till-date figure of `computeSessionAccount`. */
+export function yearlyOwedAt(yearly: readonly YearlyPosition[], share: number): Paise {
+  if (share <= 0) return ZERO;
+  const t = emptyTotals();
+  for (const y of yearly) addYearly(t, y, Math.min(10_000, share));
+  return t.yearlyOutstanding;
+}
+
+/**
+ * The yearly heads at a horizon where `share` of them has fallen due (an instalment plan's split):
+ * the gross part due, the part of the approved concessions, and what was received against that part,
+ * each as `computeSessionAccount`'s till-date totals count them.
+ */
+export function yearlyPartsAt(yearly: readonly YearlyPosition[], share: number): { expected: Paise; granted: Paise; applied: Paise } {
+  const t = emptyTotals();
+  if (share > 0) for (const y of yearly) addYearly(t, y, Math.min(10_000, share));
+  return { expected: t.yearlyExpected, granted: t.granted, applied: t.applied };
+}
+
+/** The share of the yearly heads due by `asOfMonth` (hundredths of a percent), as `computeSessionAccount` counts it. */
+export function yearlyShareDue(months: readonly SessionMonth[], timing: DueTiming | null | undefined, asOfMonth: string): number {
+  return timing?.yearlyParts.length
+    ? timing.yearlyParts.filter((x) => x.dueMonth <= asOfMonth).reduce((s, x) => s + x.share, 0)
+    : months.length > 0 && months[0]!.key <= asOfMonth
+      ? 10_000
+      : 0;
+}
+
 const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
 
 export function computeSessionAccount(input: SessionAccountInput): SessionAccount {
@@ -274,11 +302,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     return pos;
   });
 
-  const yearlyShareDue = input.timing?.yearlyParts.length
-    ? input.timing.yearlyParts.filter((x) => x.dueMonth <= input.asOfMonth).reduce((s, x) => s + x.share, 0)
-    : input.months.length > 0 && input.months[0]!.key <= input.asOfMonth
-      ? 10_000
-      : 0;
+  const shareDue = yearlyShareDue(input.months, input.timing, input.asOfMonth);
   let yearlyPaidTotal = 0;
   let yearlyPaidCount = 0;
   let yearlyApplicable = 0;
@@ -289,7 +313,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     const status: YearlyHeadStatus = pos.recorded ? 'paid' : expected > 0 ? 'pending' : 'not_applicable';
     const y: YearlyPosition = { ...pos, head, status };
     addYearly(annual, y);
-    if (yearlyShareDue > 0) addYearly(tillDate, y, Math.min(10_000, yearlyShareDue));
+    if (shareDue > 0) addYearly(tillDate, y, Math.min(10_000, shareDue));
     yearlyPaidTotal += got.paid;
     if (status !== 'not_applicable') yearlyApplicable += 1;
     if (status === 'paid') yearlyPaidCount += 1;
@@ -309,7 +333,7 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
     extras,
     tillDate,
     annual,
-    yearlyShareDue: Math.min(10_000, yearlyShareDue),
+    yearlyShareDue: Math.min(10_000, shareDue),
     totalPaid: p(totalPaid),
     monthlyPaid: p(monthlyPaidTotal),
     yearlyPaid: p(yearlyPaidTotal),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { readAmount } from './amount-input';
 import { CONCESSION_HEADS, type ConcessionHead } from './concessions';
 import type { HeadPosition, SessionAccount } from './fees';
+import { instalmentPositions, type Instalment } from './instalments';
 import { monthLabel } from './ledger';
 import { formatINR, paise, toRupeeString, type Paise } from './money';
 
@@ -277,7 +278,8 @@ export function fineSummaryToDto(r: FineResult, enabled: boolean): FineSummaryDt
  * due day of the session's first month. Outstanding (after concessions and discounts) is what is
  * unpaid; a head settled late is settled on its latest payment date.
  */
-export function fineInstalments(account: SessionAccount, rule: LateFineRule): FineInstalment[] {
+export function fineInstalments(account: SessionAccount, rule: LateFineRule, schedule?: readonly Instalment[] | null): FineInstalment[] {
+  if (schedule) return planFineInstalments(account, rule, schedule);
   const fined = new Set<string>(rule.heads);
   const out: FineInstalment[] = [];
   const settle = (heads: HeadPosition[], key: string, label: string, dueDate: string) => {
@@ -296,4 +298,15 @@ export function fineInstalments(account: SessionAccount, rule: LateFineRule): Fi
     settle(yearly, 'yearly', 'Yearly fees', monthDueDate(first.key, rule.dueDay));
   }
   return out;
+}
+
+/**
+ * The instalments a fine looks at under a plan other than monthly (decision 0048): the plan's own
+ * instalments (`Q1`, `H2`, `I1`), each due on its due date, holding the fined monthly heads of its
+ * months and its part of each fined yearly head (`instalmentPositions`).
+ */
+function planFineInstalments(account: SessionAccount, rule: LateFineRule, schedule: readonly Instalment[]): FineInstalment[] {
+  return instalmentPositions(schedule, account, new Set<string>(rule.heads))
+    .filter((p) => p.due > 0)
+    .map((p) => ({ key: p.instalment.key, label: p.instalment.label, dueDate: p.instalment.dueDate, unpaid: p.outstanding, settledOn: p.outstanding === 0 ? p.paidOn : null }));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type FeeStructureAmounts } from './fees';
+import type { FeeStructureAmounts, HeadPosition, SessionAccount } from './fees';
 import { MONTH_KEY_PATTERN, monthLabel, YEARLY_HEADS, type YearlyHead } from './ledger';
 import { paise, type Paise } from './money';
 import { isoDate, type SessionMonth } from './sessions';
@@ -97,6 +97,11 @@ export function planProblem(plan: InstalmentPlan, months: readonly SessionMonth[
   if (twice) return `${monthLabel(twice)} is in two instalments`;
   const outside = seen.find((k) => !keys.includes(k));
   if (outside) return `${monthLabel(outside)} is not a month of the session`;
+  // the months fall due in their order (what running balances and reports rely on, decision 0048)
+  const dueOf = new Map(plan.custom.flatMap((c) => c.months.map((m) => [m, c.dueDate] as const)));
+  for (let i = 1; i < keys.length; i += 1) {
+    if (dueOf.get(keys[i]!)! < dueOf.get(keys[i - 1]!)!) return `${monthLabel(keys[i]!)} would fall due before ${monthLabel(keys[i - 1]!)}: instalments collect the months in order`;
+  }
   return null;
 }
 
@@ -172,6 +177,12 @@ export const instalmentDto = z.object({
   bus: z.string(),
   yearly: z.record(z.enum(YEARLY_HEADS), z.string()),
   total: z.string(),
+  /** its total less approved concessions */
+  due: z.string(),
+  paid: z.string(),
+  outstanding: z.string(),
+  /** its due date has come (as of today) */
+  fallenDue: z.boolean(),
 });
 
 export const instalmentPlanDto = z.object({
@@ -180,3 +191,103 @@ export const instalmentPlanDto = z.object({
   dueDay: z.number().int(),
   custom: z.array(z.object({ label: z.string(), dueDate: z.string(), months: z.array(z.string()), yearlyPercent: z.number() })),
 });
+
+/**
+ * The schedule of a plan that moves due dates, or null under the monthly plan (and under a custom
+ * plan whose months are not this session's): callers pass null on
+ * to `computeSessionAccount` and `fineInstalments`, so a school that never sets a plan computes
+ * exactly what it computed before plans existed.
+ */
+export function planSchedule(
+  structure: FeeStructureAmounts | null,
+  plan: InstalmentPlan,
+  session: { months: readonly SessionMonth[]; busFee: Paise },
+): Instalment[] | null {
+  // a custom plan names the months of the session it was set for; another session collects monthly
+  if (plan.kind === 'monthly' || (plan.kind === 'custom' && planProblem(plan, session.months) !== null)) return null;
+  return instalmentSchedule(structure, plan, session);
+}
+
+/** `timing` for `computeSessionAccount`: null under the monthly plan. */
+export function planTiming(
+  structure: FeeStructureAmounts | null,
+  plan: InstalmentPlan,
+  session: { months: readonly SessionMonth[]; busFee: Paise },
+): DueTiming | null {
+  const schedule = planSchedule(structure, plan, session);
+  return schedule ? dueTiming(schedule, plan) : null;
+}
+
+/** The stored form of a plan back to what the PUT body says (percent, not hundredths). */
+export function instalmentPlanToDto(scope: string, plan: InstalmentPlan): z.infer<typeof instalmentPlanDto> {
+  return {
+    scope,
+    kind: plan.kind,
+    dueDay: plan.dueDay,
+    custom: plan.custom.map((c) => ({ label: c.label, dueDate: c.dueDate, months: c.months, yearlyPercent: c.yearlyShare / 100 })),
+  };
+}
+
+export interface InstalmentPosition {
+  instalment: Instalment;
+  /** what may be received for it: its amount less approved concessions */
+  due: Paise;
+  /** received towards it */
+  paid: Paise;
+  /** still owed of it (a recorded month's shortfall is a discount, ruling 6, not owed) */
+  outstanding: Paise;
+  /** latest payment date among its heads */
+  paidOn: string | null;
+}
+
+/**
+ * What is paid and outstanding of each instalment, read from the session account (ruling 6): an
+ * instalment holds the monthly heads of its months and its part of each yearly head. A yearly
+ * head's payments count against its earliest parts first, and its approved concession is spread
+ * over the parts in proportion, so the parts' outstanding add up to the head's.
+ * `heads`: only these heads (a late fine's); every head by default.
+ */
+export function instalmentPositions(schedule: readonly Instalment[], account: SessionAccount, heads?: ReadonlySet<string>): InstalmentPosition[] {
+  const counts = (h: string) => !heads || heads.has(h);
+  const byMonth = new Map(account.months.map((m) => [m.key, m]));
+  const yearly = account.yearly.filter((y) => counts(y.head));
+  const gross = new Map<string, number>();
+  const owedBefore = new Map<string, number>();
+  const appliedBefore = new Map<string, number>();
+  return schedule.map((instalment) => {
+    let due = 0;
+    let paid = 0;
+    let outstanding = 0;
+    const dates: string[] = [];
+    const take = (h: HeadPosition) => {
+      due += h.expected - h.granted;
+      paid += h.applied;
+      outstanding += h.outstanding;
+      if (h.paidOn) dates.push(h.paidOn);
+    };
+    for (const key of instalment.months) {
+      const m = byMonth.get(key);
+      if (!m) continue;
+      if (counts('tuition')) take(m.tuition);
+      if (counts('bus')) take(m.bus);
+    }
+    for (const y of yearly) {
+      const part = instalment.yearly[y.head];
+      if (part <= 0 || y.expected <= 0) continue;
+      const cumGross = (gross.get(y.head) ?? 0) + part;
+      gross.set(y.head, cumGross);
+      const cumGranted = cumGross >= y.expected ? y.granted : Math.floor((y.granted * cumGross) / y.expected);
+      const cumNet = cumGross - cumGranted;
+      const cumApplied = Math.min(y.applied, cumNet);
+      const cumOwed = cumGross >= y.expected ? y.outstanding : Math.max(0, cumNet - y.applied);
+      const grantedBefore = cumGross - part >= y.expected ? y.granted : Math.floor((y.granted * (cumGross - part)) / y.expected);
+      due += part - (cumGranted - grantedBefore);
+      paid += cumApplied - (appliedBefore.get(y.head) ?? 0);
+      outstanding += cumOwed - (owedBefore.get(y.head) ?? 0);
+      appliedBefore.set(y.head, cumApplied);
+      owedBefore.set(y.head, cumOwed);
+      if (y.paidOn) dates.push(y.paidOn);
+    }
+    return { instalment, due: paise(due), paid: paise(paid), outstanding: paise(outstanding), paidOn: dates.sort().pop() ?? null };
+  });
+}

@@ -53,7 +53,7 @@ const TABLE_ROWS = {
   'fees.view': { holders: DESK, refused: 'see fees and receipts' },
   /** record payments (monthly, yearly, fee payment), payment links */
   'fees.collect': { holders: DESK, refused: 'collect fees' },
-  /** fee structures, opening balances, reminders: how fees are set up */
+  /** fee structures, instalment plans (when fees fall due), opening balances, reminders: how fees are set up */
   'fees.setup': { holders: ACCOUNTS, refused: 'set up fees and reminders' },
   'receipts.cancel': { holders: ACCOUNTS, refused: 'cancel receipts' },
   /** online payments, student credit, UPI confirmations */
@@ -71,10 +71,10 @@ const TABLE_ROWS = {
   'concessions.approve': { holders: ACCOUNTS, refused: 'approve concessions' },
   /** approve or reject a late fine's waiver */
   'fines.waive': { holders: ACCOUNTS, refused: 'approve fine waivers' },
-  /** concession types, the late-fine rule, instalment plans, Tally ledger names: the school's fee policy */
+  /** concession types, the late-fine rule, Tally ledger names: the school's fee policy (instalment plans are fee setup) */
   'fee-policy.manage': {
     holders: ADMINISTRATION,
-    refused: 'change the fee policy (concession types, late fines, instalments, Tally ledgers)',
+    refused: 'change the fee policy (concession types, late fines, Tally ledgers)',
   },
   /** the accountant's Tally XML and journal CSV */
   'tally.export': { holders: ACCOUNTS, refused: 'export the books for Tally' },

@@ -3,6 +3,8 @@ import { sessionBalance } from '../../domain/balances';
 import { paise } from '../../domain/money';
 import { sessionMonths } from '../../domain/sessions';
 import { structureAmounts, structureFor } from '../fees/queries';
+import { planTiming } from '../../domain/instalments';
+import { planFor } from '../policy/plans';
 import type { BalanceInputs } from './inputs';
 
 /** One stored row of `student_session_balances`, as numbers (paise) and month keys. */
@@ -28,6 +30,11 @@ export interface SessionBalanceRow {
   uniformPaid: number;
   miscPaid: number;
   yearlyOwed: number;
+  yearlyOwedByMonth: number[] | null;
+  dueThrough: number[] | null;
+  yearlyDueByMonth: number[] | null;
+  yearlyGrantedByMonth: number[] | null;
+  yearlyReceivedByMonth: number[] | null;
   tuitionMask: number;
   busMask: number;
   monthlyOwed: number[];
@@ -101,13 +108,16 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
       const structure = structureFor(inputs.structures, placement.className, session.name);
       const months = sessionMonths(session.startDate, session.endDate);
       const allLines = inputs.lines.get(key) ?? [];
+      const amounts = structure ? structureAmounts(structure) : null;
+      const busFee = paise(st.monthlyBusFeePaise);
       const b = sessionBalance({
         months,
-        structure: structure ? structureAmounts(structure) : null,
-        busFee: paise(st.monthlyBusFeePaise),
+        structure: amounts,
+        busFee,
         feesFrom: st.feesFromMonth,
         lines: allLines,
         concessions: inputs.concessions.get(key),
+        timing: planTiming(amounts, planFor(inputs.plans, placement.className), { months, busFee }),
       });
       const carried = carriedByKey.get(key);
       const previousPaid = sum(allLines.filter((l) => l.head === 'previous_balance'));
@@ -136,6 +146,11 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         uniformPaid: b.paid.uniform,
         miscPaid: b.paid.misc,
         yearlyOwed: b.yearlyOwed,
+        yearlyOwedByMonth: b.yearlyOwedByMonth,
+        dueThrough: b.dueThrough,
+        yearlyDueByMonth: b.yearlyDueByMonth,
+        yearlyGrantedByMonth: b.yearlyGrantedByMonth,
+        yearlyReceivedByMonth: b.yearlyReceivedByMonth,
         tuitionMask: b.tuitionMask,
         busMask: b.busMask,
         monthlyOwed: b.monthlyOwed,

@@ -11,6 +11,7 @@ import { academicSessions } from '../db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { approvedConcessionsOfSessions } from '../policy/concession-queries';
+import { loadPlans, type SchoolPlans } from '../policy/plans';
 
 /**
  * THE loader of what a running balance is computed from (decision 0041): for a set of students (or
@@ -20,7 +21,7 @@ import { approvedConcessionsOfSessions } from '../policy/concession-queries';
  *
  * Issue 16 plugs in HERE: approved concessions are one more read below (keyed like `lines`, per
  * student and session) and one more field of the domain input in `compute.ts`, so verify-ledger
- * recomputes them the same way. Late fines are not a due of the stored rows (a fine paid is
+ * recomputes them the same way; instalment plans likewise (one read, `planFor` per class). Late fines are not a due of the stored rows (a fine paid is
  * income, head `fine`, counted in `received` like fee status counts it).
  */
 export type BalanceStudent = Pick<StudentRow, 'id' | 'className' | 'section' | 'rollNumber' | 'sessionId' | 'status' | 'feesFromMonth'> & {
@@ -42,6 +43,8 @@ export interface BalanceInputs {
   credit: Map<string, Paise>;
   /** `student|session` → approved concessions (issue 16, decision 0047), as fee status passes them */
   concessions: Map<string, AppliedConcession[]>;
+  /** the school's instalment plans (decision 0048): each session is computed with its class's plan's due dates */
+  plans: SchoolPlans;
 }
 
 /** `undefined`: every student of the school. */
@@ -51,7 +54,7 @@ const only = (ids: StudentSet, column: string): SQL =>
   ids === undefined ? sql`` : sql` and ${sql.raw(column)} = any(${`{${ids.join(',')}}`}::uuid[])`;
 
 export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }): Promise<BalanceInputs> {
-  const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows, concessions] = await readTogether(
+  const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows, concessions, plans] = await readTogether(
     db,
     () => db.execute(sql`select id, class_name, section, roll_number, session_id, status, monthly_bus_fee_paise, fees_from_month from students where school_id = ${schoolId}${only(studentIds, 'id')}`),
     () => db.select().from(academicSessions).where(and(eq(academicSessions.schoolId, schoolId))),
@@ -76,6 +79,7 @@ export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { scho
       db.execute(sql`select student_id, sum(amount_paise)::text as amount from student_credit_entries
                      where school_id = ${schoolId}${only(studentIds, 'student_id')} group by student_id`),
     () => approvedConcessionsOfSessions(db, { schoolId, studentIds }),
+    () => loadPlans(db, schoolId),
   );
   const students = rowsOf<Record<string, unknown>>(studentRows).map(studentFromRow);
   const sessions = new Map(sessionRows.map((s) => [s.id, s]));
@@ -118,6 +122,7 @@ export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { scho
     opening,
     credit,
     concessions,
+    plans,
   };
 }
 

@@ -4,6 +4,7 @@ import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
 import { approvedConcessions, studentConcessions } from '../policy/concession-queries';
+import { loadPlans, planFor } from '../policy/plans';
 import { previousBalances } from '../db/schema';
 import {
   accountOf,
@@ -38,11 +39,12 @@ export async function accountThrough(
   db: Db,
   { schoolId, student, session, className, throughMonth }: { schoolId: string; student: StudentRow; session: SessionRow; className: string; throughMonth: string },
 ): Promise<SessionAccount> {
-  const [structures, lines, granted] = await readTogether(
+  const [structures, lines, granted, plans] = await readTogether(
     db,
     () => loadStructures(db, { schoolId }),
     () => studentSessionLines(db, { schoolId, studentId: student.id, sessionId: session.id }),
     () => studentConcessions(db, { schoolId, sessionId: session.id, studentId: student.id }),
+    () => loadPlans(db, schoolId),
   );
   return accountOf({
     session,
@@ -52,6 +54,7 @@ export async function accountThrough(
     structure: structureFor(structures, className, session.name),
     lines,
     concessions: granted,
+    plan: planFor(plans, className),
     asOfMonth: throughMonth,
   });
 }
@@ -65,11 +68,12 @@ export async function outstandingOfMany(
   db: Db,
   { schoolId, session, people, throughMonth }: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise' | 'feesFromMonth'>>; throughMonth: string },
 ): Promise<Carried[]> {
-  const [structures, totals, granted] = await readTogether(
+  const [structures, totals, granted, plans] = await readTogether(
     db,
     () => loadStructures(db, { schoolId }),
     () => sessionLineTotals(db, { schoolId, sessionId: session.id }),
     () => approvedConcessions(db, { schoolId, sessionId: session.id }),
+    () => loadPlans(db, schoolId),
   );
   return people.map((p) => {
     const account = accountOf({
@@ -80,6 +84,7 @@ export async function outstandingOfMany(
       structure: structureFor(structures, p.className, session.name),
       lines: totals.get(p.id) ?? [],
       concessions: granted.get(p.id),
+      plan: planFor(plans, p.className),
       asOfMonth: throughMonth,
     });
     return { studentId: p.id, className: p.className, monthly: account.tillDate.monthlyOutstanding, yearly: account.tillDate.yearlyOutstanding };

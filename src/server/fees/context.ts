@@ -5,11 +5,15 @@ import { isBalanceHead, monthLabel } from '../../domain/ledger';
 import type { AppliedConcession } from '../../domain/concessions';
 import type { Db } from '../db/client';
 import { studentConcessions } from '../policy/concession-queries';
+import { loadPlans, planFor } from '../policy/plans';
+import { planSchedule, type Instalment, type InstalmentPlan } from '../../domain/instalments';
+import { sessionMonths } from '../../domain/sessions';
 import { readTogether } from '../lib/reads';
 import { classFeeStructures, previousBalances } from '../db/schema';
 import { badRequest, conflict } from '../lib/errors';
 import {
   accountOf,
+  structureAmounts,
   carriedBalances,
   findActiveSession,
   findSessionById,
@@ -39,6 +43,8 @@ export interface StudentSession {
   carried: PreviousBalanceRow | undefined;
   /** approved concessions of the student in the session (issue 16) */
   concessions: AppliedConcession[];
+  /** the instalment plan of the student's class in the session (decision 0048) */
+  plan: InstalmentPlan;
 }
 
 export async function loadStudentSession(
@@ -52,7 +58,7 @@ export async function loadStudentSession(
     () => (academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined)),
   );
   const session = named ?? (await defaultSession(db, student));
-  const [placement, structures, lines, carried, granted] = await readTogether(
+  const [placement, structures, lines, carried, granted, plans] = await readTogether(
     db,
     () => placementIn(db, student, session),
     () => loadStructures(db, { schoolId }),
@@ -65,9 +71,19 @@ export async function loadStudentSession(
         .limit(1)
         .then((rows) => rows[0]),
     () => studentConcessions(db, { schoolId, sessionId: session.id, studentId }),
+    () => loadPlans(db, schoolId),
   );
   if (!placement) throw badRequest(`${student.name} was not enrolled in the ${session.name} session`);
-  return { student, session, placement, structure: structureFor(structures, placement.className, session.name), lines, carried, concessions: granted };
+  return {
+    student,
+    session,
+    placement,
+    structure: structureFor(structures, placement.className, session.name),
+    lines,
+    carried,
+    concessions: granted,
+    plan: planFor(plans, placement.className),
+  };
 }
 
 /** The student's own session; for a student never placed in one, the school's active session. */
@@ -87,7 +103,16 @@ export function accountFor(ctx: StudentSession, asOfMonth: string) {
     structure: ctx.structure,
     lines: ctx.lines,
     concessions: ctx.concessions,
+    plan: ctx.plan,
     asOfMonth: ctx.carried ? ctx.carried.throughMonth : asOfMonth,
+  });
+}
+
+/** The student's instalments of the session under their class's plan, or null under the monthly plan. */
+export function scheduleFor(ctx: StudentSession): Instalment[] | null {
+  return planSchedule(ctx.structure ? structureAmounts(ctx.structure) : null, ctx.plan, {
+    months: sessionMonths(ctx.session.startDate, ctx.session.endDate),
+    busFee: ctx.student.monthlyBusFeePaise as Paise,
   });
 }
 

@@ -23,7 +23,7 @@ import { errorDto } from '../auth/dto';
 import { passouts } from '../db/schema';
 import { badRequest, conflict } from '../lib/errors';
 import { isUuid } from '../lib/ids';
-import { accountFor, assertOpenForFees, carriedPaymentLines, checkPaidOn, defaultSession, loadStudentSession } from './context';
+import { accountFor, assertOpenForFees, carriedPaymentLines, checkPaidOn, defaultSession, loadStudentSession, scheduleFor } from './context';
 import { money, receiptDto, toReceiptDto, type ReceiptDto } from './dto';
 import { studentFine } from '../policy/fines';
 import { lockStudentLedger } from './locks';
@@ -166,7 +166,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
             const fineTotal = current.filter((f) => f.type === 'fine').reduce((s, f) => s + f.amount, 0);
             if (fineTotal > 0) {
               // a fine is collected up to today's fine, the same figure fee status shows (issue 16)
-              const { fine } = await studentFine(tx, { schoolId, studentId: student.id, sessionId: ctx.session.id, account: dues, asOf: today });
+              const { fine } = await studentFine(tx, { schoolId, studentId: student.id, sessionId: ctx.session.id, account: dues, asOf: today, schedule: scheduleFor(ctx) });
               if (fineTotal > fine.due) {
                 throw conflict(`Late Fine: only ${formatINR(fine.due)} is due today (${fine.explanation}); ${formatINR(paise(fineTotal))} is more than that.`);
               }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
+import { planTiming, type InstalmentPlan } from '../../domain/instalments';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
@@ -166,12 +167,17 @@ export type DetailedLine = Awaited<ReturnType<typeof studentSessionLines>>[numbe
  * Live lines of a whole session, summed per student, head and month: one grouped read that feeds
  * the outstanding of every student in a rollover or a class's graduation.
  */
-export async function sessionLineTotals(db: Db, { schoolId, sessionId }: { schoolId: string; sessionId: string }): Promise<Map<string, AccountLine[]>> {
+export async function sessionLineTotals(
+  db: Db,
+  { schoolId, sessionId, studentIds }: { schoolId: string; sessionId: string; /** only these students */ studentIds?: readonly string[] },
+): Promise<Map<string, AccountLine[]>> {
+  if (studentIds && studentIds.length === 0) return new Map();
+  const only = studentIds ? sql` and l.student_id = any(${`{${studentIds.join(',')}}`}::uuid[])` : sql``;
   const result = await db.execute(sql`
     select l.student_id, l.head, l.period, sum(l.amount_paise)::text as amount, max(l.paid_on)::text as paid_on
     from ${receiptLines} l
     join ${receipts} r on r.id = l.receipt_id and r.status = 'live'
-    where l.school_id = ${schoolId} and l.session_id = ${sessionId} and l.head not in ('previous_balance', 'opening_balance')
+    where l.school_id = ${schoolId} and l.session_id = ${sessionId} and l.head not in ('previous_balance', 'opening_balance')${only}
     group by l.student_id, l.head, l.period`);
   const map = new Map<string, AccountLine[]>();
   for (const row of result.rows as Array<{ student_id: string; head: FeeHead; period: string | null; amount: string; paid_on: string }>) {
@@ -193,18 +199,23 @@ export interface AccountContext {
   asOfMonth: string;
   /** approved concessions of the student in the session (issue 16) */
   concessions?: readonly AppliedConcession[];
+  /** the class's instalment plan (`policy/plans.ts` `planFor`); monthly when left out */
+  plan?: InstalmentPlan;
 }
 
 /** The one computation of ruling 6, fed from the database. */
 export function accountOf(ctx: AccountContext): SessionAccount {
+  const months = sessionMonths(ctx.session.startDate, ctx.session.endDate);
+  const structure = ctx.structure ? structureAmounts(ctx.structure) : null;
   return computeSessionAccount({
-    months: sessionMonths(ctx.session.startDate, ctx.session.endDate),
+    months,
     asOfMonth: ctx.asOfMonth,
-    structure: ctx.structure ? structureAmounts(ctx.structure) : null,
+    structure,
     busFee: ctx.busFee,
     feesFrom: ctx.feesFrom,
     lines: ctx.lines,
     concessions: ctx.concessions,
+    timing: ctx.plan ? planTiming(structure, ctx.plan, { months, busFee: ctx.busFee }) : null,
   });
 }
 

@@ -11,7 +11,7 @@ import { isUuid } from '../lib/ids';
 import { studentFine } from '../policy/fines';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
 import { indiaDate } from '../../domain/sessions';
-import { accountFor, loadStudentSession } from './context';
+import { accountFor, loadStudentSession, scheduleFor } from './context';
 import { creditBalance } from './credit';
 import {
   carriedSummaryDto,
@@ -115,7 +115,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
         carriedRead,
         listReceipts(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, limit: 500, offset: 0 }),
         creditBalance(db, { schoolId, studentId: ctx.student.id }),
-        studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf: indiaDate(now) }),
+        studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf: indiaDate(now), schedule: scheduleFor(ctx) }),
       ]);
       const earlier = summariseCarried(carried, (r) => r.sessionStartDate < ctx.session.startDate && r.remaining > 0);
       const outstanding = account.tillDate.outstanding;

@@ -5,7 +5,7 @@ import { indiaDate } from '../../domain/sessions';
 import { studentFine } from '../policy/fines';
 import type { OpenCarried } from '../../domain/payment-links';
 import type { Db } from '../db/client';
-import { accountFor, defaultSession, loadStudentSession, type StudentSession } from '../fees/context';
+import { accountFor, defaultSession, loadStudentSession, type StudentSession, scheduleFor } from '../fees/context';
 import { carriedBalances, findStudentOr404, type SessionRow, type StudentRow } from '../fees/queries';
 
 /** Everything a link needs to know about what a student owes now: the open session and carried balances. */
@@ -36,6 +36,6 @@ export async function loadStudentDues(db: Db, { schoolId, studentId, now }: { sc
   const session = open?.session ?? (await defaultSession(db, student));
   const account = open ? accountFor(open, indiaMonthKey(now)) : null;
   const fine =
-    open && account ? (await studentFine(db, { schoolId, studentId: student.id, sessionId: open.session.id, account, asOf: indiaDate(now) })).fine.due : paise(0);
+    open && account ? (await studentFine(db, { schoolId, studentId: student.id, sessionId: open.session.id, account, asOf: indiaDate(now), schedule: scheduleFor(open) })).fine.due : paise(0);
   return { student, open, session, account, carried, fine };
 }

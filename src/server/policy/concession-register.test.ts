@@ -166,4 +166,23 @@ describe('the concession register', () => {
     expect(rows[1]![col('Requested on')]).toBe('2025-11-15');
     expect(rows[3]![col('Granted in session')]).toBe('3980.00');
   });
+
+  it('leaves out the months paid before the approval, as fee status does', async () => {
+    const db = ctx.database.db;
+    const [session] = (await school.api.get('/api/academic-sessions')).json();
+    const kabir = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Kabir Lone', className: 'Class 3' })).id;
+    const months = ['April', 'May', 'June'].map((month) => ({ month, year: 2025, tuitionFee: 1000, tuitionDate: '2025-11-10' }));
+    expect((await school.api.post('/api/monthly-fee-entries/bulk', { studentId: kabir, academicYear: YEAR, entries: months })).statusCode).toBe(201);
+    const types = (await school.api.get('/api/concession-types')).json();
+    const sibling = (types.types ?? types).find((t: { name: string }) => t.name === 'Sibling').id as string;
+    const id = await concession(kabir, sibling, '2025-04', null, clerk);
+    expect((await accountant.api.post(`/api/concessions/${id}/approve`, {})).statusCode).toBe(200);
+
+    const row = (await school.api.get(`/api/reports/concession-register?academicYear=${YEAR}`)).json().rows.find((r: { studentName: string }) => r.studentName === 'Kabir Lone');
+    const account = (await school.api.get(`/api/students/${kabir}/fee-status`)).json().account;
+    // 10% of ₹1,000 for July–November only: April–June were paid in full before the approval
+    expect(row).toMatchObject({ grantedTillDate: '500.00', grantedInSession: '900.00' });
+    expect(parseRupees(row.grantedTillDate)).toBe(parseRupees(account.tillDate.granted));
+    expect(parseRupees(row.grantedInSession)).toBe(parseRupees(account.annual.granted));
+  });
 });

@@ -3,17 +3,18 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { CONCESSION_STATUS_LABELS, CONCESSION_STATUSES, describeConcessionType, describeConcessionValue, type ConcessionHead, type ConcessionStatus } from '../../domain/concessions';
 import { formatDateIN } from '../../domain/dates';
-import { computeSessionAccount, grantsByConcession } from '../../domain/fees';
+import { grantsByConcession } from '../../domain/fees';
 import { monthLabel } from '../../domain/ledger';
 import { paise, toRupeeString, ZERO, type Paise } from '../../domain/money';
-import { indiaDate, sessionMonths } from '../../domain/sessions';
+import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { concessions, concessionTypes, previousBalances, studentEnrollments, students, users } from '../db/schema';
-import { loadStructures, structureAmounts, structureFor, type SessionRow } from '../fees/queries';
+import { accountOf, loadStructures, sessionLineTotals, structureFor, type SessionRow } from '../fees/queries';
 import { addPage, contentBox, drawTable, mm, renderPdf, rupeeText, writeText } from '../lib/pdf';
 import type { Column } from '../lib/xlsx-table';
 import { classOrderSql } from '../students/class-order';
 import { approvedConcessions } from './concession-queries';
+import { loadPlans, planFor } from './plans';
 
 /**
  * The concession register (issue 16 item 1): who got which concession, how much, requested and
@@ -109,9 +110,12 @@ export async function loadConcessionRegister(
     .orderBy(asc(classOrderSql(className)), asc(className), asc(section), asc(rollNumber), asc(students.name), asc(concessions.requestedAt));
 
   const studentIds = [...new Set(rows.filter((r) => r.c.status === 'approved').map((r) => r.c.studentId))];
-  const [structures, granted, carried] = await Promise.all([
+  const [structures, granted, plans, lines, carried] = await Promise.all([
     loadStructures(db, { schoolId }),
     approvedConcessions(db, { schoolId, sessionId: session.id, studentIds }),
+    loadPlans(db, schoolId),
+    // what was paid matters: a month paid before the approval keeps its full due (decision 0047)
+    sessionLineTotals(db, { schoolId, sessionId: session.id, studentIds }),
     studentIds.length === 0
       ? Promise.resolve([])
       : db
@@ -120,7 +124,6 @@ export async function loadConcessionRegister(
           .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.sessionId, session.id), inArray(previousBalances.studentId, studentIds))),
   ]);
   const carriedThrough = new Map(carried.map((c) => [c.studentId, c.throughMonth]));
-  const months = sessionMonths(session.startDate, session.endDate);
   const thisMonth = indiaDate(now).slice(0, 7);
 
   // one account per student with an approved concession: as fee status computes it
@@ -129,15 +132,16 @@ export async function loadConcessionRegister(
   for (const r of rows) {
     if (r.c.status !== 'approved' || done.has(r.c.studentId)) continue;
     done.add(r.c.studentId);
-    const structure = structureFor(structures, r.className, session.name);
-    const account = computeSessionAccount({
-      months,
+    const account = accountOf({
+      session,
+      className: r.className,
       asOfMonth: carriedThrough.get(r.c.studentId) ?? thisMonth,
-      structure: structure ? structureAmounts(structure) : null,
+      structure: structureFor(structures, r.className, session.name),
       busFee: paise(Number(r.busFee)),
       feesFrom: r.feesFrom,
-      lines: [],
+      lines: lines.get(r.c.studentId) ?? [],
       concessions: granted.get(r.c.studentId),
+      plan: planFor(plans, r.className),
     });
     const tillDate = grantsByConcession(account, 'tillDate');
     for (const [id, annual] of grantsByConcession(account, 'annual')) amounts.set(id, { annual, tillDate: tillDate.get(id) ?? ZERO });

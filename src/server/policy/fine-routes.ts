@@ -20,7 +20,7 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { refreshBalances } from '../balances/refresh';
 import { academicSessions, feeRules, fineWaivers, students, users } from '../db/schema';
-import { accountFor, loadStudentSession } from '../fees/context';
+import { accountFor, loadStudentSession, scheduleFor } from '../fees/context';
 import { lockStudentLedger } from '../fees/locks';
 import { findSessionById, findSessionByYear } from '../fees/queries';
 import { audit } from '../lib/audit';
@@ -154,7 +154,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
       const ctx = await loadStudentSession(db, { schoolId, studentId: request.params.id, academicYear: request.query.academicYear });
       const asOf = request.query.asOf ?? indiaDate(now);
       const account = accountFor(ctx, indiaMonthKey(now));
-      const { rule, fine } = await studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf });
+      const { rule, fine } = await studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf, schedule: scheduleFor(ctx) });
       return fineSummaryToDto(fine, rule.enabled);
     },
   );
@@ -194,7 +194,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
       const id = await db.transaction(async (tx) => {
         const ctx = await loadStudentSession(tx, { schoolId, studentId: b.studentId, academicYear: b.academicYear });
         await lockStudentLedger(tx, { schoolId, studentId: ctx.student.id });
-        const { fine } = await studentFine(tx, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account: accountFor(ctx, indiaMonthKey(now)), asOf: indiaDate(now) });
+        const { fine } = await studentFine(tx, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account: accountFor(ctx, indiaMonthKey(now)), asOf: indiaDate(now), schedule: scheduleFor(ctx) });
         const line = fine.lines.find((l) => l.instalment === b.instalment);
         if (!line) throw badRequest(`${ctx.student.name} has no late fine for ${b.instalment}`);
         if (line.waived) throw conflict(`The late fine of ${line.label} is already waived`);
@@ -230,7 +230,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
       if (outcome === 'approve') {
         const session = await findSessionById(tx, { schoolId, id: row.sessionId });
         const ctx = await loadStudentSession(tx, { schoolId, studentId: row.studentId, academicYear: session?.name ?? null });
-        const { fine } = await studentFine(tx, { schoolId, studentId: row.studentId, sessionId: row.sessionId, account: accountFor(ctx, indiaMonthKey(now)), asOf: indiaDate(now) });
+        const { fine } = await studentFine(tx, { schoolId, studentId: row.studentId, sessionId: row.sessionId, account: accountFor(ctx, indiaMonthKey(now)), asOf: indiaDate(now), schedule: scheduleFor(ctx) });
         amount = fine.lines.find((l) => l.instalment === row.instalment)?.amount ?? 0;
       }
       const [after] = await tx

@@ -1,6 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { computeSessionAccount } from '../../domain/fees';
 import { computeLateFine, fineInstalments } from '../../domain/fines';
+import { planSchedule, dueTiming } from '../../domain/instalments';
+import { planFor } from './plans';
 import { paise, type Paise } from '../../domain/money';
 import { sessionMonths } from '../../domain/sessions';
 import { loadBalanceInputs } from '../balances/inputs';
@@ -45,16 +47,22 @@ export async function finesOfMany(
     const key = `${person.id}|${person.sessionId}`;
     const className = inputs.enrollments.get(key)?.className ?? st.className;
     const structure = structureFor(inputs.structures, className, session.name);
+    const months = sessionMonths(session.startDate, session.endDate);
+    const amounts = structure ? structureAmounts(structure) : null;
+    const busFee = paise(st.monthlyBusFeePaise);
+    const plan = planFor(inputs.plans, className);
+    const schedule = planSchedule(amounts, plan, { months, busFee });
     const account = computeSessionAccount({
-      months: sessionMonths(session.startDate, session.endDate),
+      months,
       asOfMonth: today.slice(0, 7),
-      structure: structure ? structureAmounts(structure) : null,
-      busFee: paise(st.monthlyBusFeePaise),
+      structure: amounts,
+      busFee,
       feesFrom: st.feesFromMonth,
       lines: inputs.lines.get(key) ?? [],
       concessions: inputs.concessions.get(key),
+      timing: schedule ? dueTiming(schedule, plan) : null,
     });
-    const fine = computeLateFine({ rule, asOf, instalments: fineInstalments(account, rule), waivedKeys: waived.get(key), paid: account.finePaid });
+    const fine = computeLateFine({ rule, asOf, instalments: fineInstalments(account, rule, schedule), waivedKeys: waived.get(key), paid: account.finePaid });
     if (fine.due > 0) out.set(person.id, fine.due);
   }
   return out;

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { SessionAccount } from '../../domain/fees';
 import { computeLateFine, DEFAULT_LATE_FINE_RULE, fineInstalments, type FineResult, type LateFineRule } from '../../domain/fines';
 import { paise } from '../../domain/money';
+import type { Instalment } from '../../domain/instalments';
 import type { Db } from '../db/client';
 import { feeRules, fineWaivers } from '../db/schema';
 
@@ -25,10 +26,27 @@ export async function approvedWaiverKeys(db: Db, { schoolId, studentId, sessionI
  */
 export async function studentFine(
   db: Db,
-  { schoolId, studentId, sessionId, account, asOf, rule }: { schoolId: string; studentId: string; sessionId: string; account: SessionAccount; asOf: string; rule?: LateFineRule },
+  {
+    schoolId,
+    studentId,
+    sessionId,
+    account,
+    asOf,
+    rule,
+    schedule,
+  }: {
+    schoolId: string;
+    studentId: string;
+    sessionId: string;
+    account: SessionAccount;
+    asOf: string;
+    rule?: LateFineRule;
+    /** the student's instalments under a plan other than monthly (`scheduleFor`): the fine runs from their due dates */
+    schedule?: readonly Instalment[] | null;
+  },
 ): Promise<{ rule: LateFineRule; fine: FineResult }> {
   const r = rule ?? (await loadLateFineRule(db, schoolId));
   if (!r.enabled) return { rule: r, fine: computeLateFine({ rule: r, instalments: [], asOf, paid: account.finePaid }) };
   const waivedKeys = await approvedWaiverKeys(db, { schoolId, studentId, sessionId });
-  return { rule: r, fine: computeLateFine({ rule: r, instalments: fineInstalments(account, r), asOf, waivedKeys, paid: paise(account.finePaid) }) };
+  return { rule: r, fine: computeLateFine({ rule: r, instalments: fineInstalments(account, r, schedule), asOf, waivedKeys, paid: paise(account.finePaid) }) };
 }

@@ -6,8 +6,8 @@ import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures'
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 /**
- * Issue 16: for random concessions (some approved after months were paid), payments and late fines
- * with waivers, every screen's outstanding still agrees to the paisa: fee status and
+ * Issue 16: for random concessions (some approved after months were paid), payments, late fines
+ * with waivers and instalment plans saved before or between them, every screen's outstanding still agrees to the paisa: fee status and
  * outstanding-fees (the domain function), school stats, the pending-fees and class-wise reports
  * (set-based SQL), and the class-wise report reconciles on every row.
  */
@@ -36,10 +36,28 @@ const student = fc.record({
   after: fc.uniqueArray(fc.record({ m: fc.integer({ min: 0, max: 7 }), part: fc.constantFrom(1, 2) }), { maxLength: 4, selector: (x) => x.m }),
   yearlyAfter: fc.boolean(),
 });
-const school = fc.record({ types: fc.tuple(concessionType, concessionType), students: fc.array(student, { minLength: 1, maxLength: 3 }), waive: fc.boolean() });
+/**
+ * Instalment plans (decision 0048), saved for the class or the whole school before the payments, or
+ * between the students' payments. The custom plan's three terms split the yearly heads 50/30/20:
+ * in November the first two parts have fallen due.
+ */
+const TERMS = [
+  { label: 'Term 1', dueDate: '2026-04-15', months: ['2026-04', '2026-05', '2026-06', '2026-07'], yearlyPercent: 50 },
+  { label: 'Term 2', dueDate: '2026-08-15', months: ['2026-08', '2026-09', '2026-10', '2026-11'], yearlyPercent: 30 },
+  { label: 'Term 3', dueDate: '2026-12-15', months: ['2026-12', '2027-01', '2027-02', '2027-03'], yearlyPercent: 20 },
+];
+const plan = fc.option(
+  fc.record({
+    scope: fc.constantFrom('Class 1', 'default'),
+    body: fc.constantFrom({ kind: 'quarterly', dueDay: 10 }, { kind: 'half_yearly', dueDay: 5 }, { kind: 'monthly', dueDay: 10 }, { kind: 'custom', custom: TERMS }),
+    after: fc.integer({ min: 0, max: 3 }),
+  }),
+  { nil: null },
+);
+const school = fc.record({ types: fc.tuple(concessionType, concessionType), students: fc.array(student, { minLength: 1, maxLength: 3 }), waive: fc.boolean(), plan });
 
 describe('fee policy: every screen agrees', () => {
-  it('for random concessions, payments and fines', async () => {
+  it('for random concessions, payments, fines and instalment plans', async () => {
     await fc.assert(
       fc.asyncProperty(school, async (s) => {
         const sc = await signUpSchool(ctx);
@@ -56,7 +74,13 @@ describe('fee policy: every screen agrees', () => {
         }
         expect((await api.put('/api/fee-rules/late-fine', { enabled: true, dueDay: 10, graceDays: 3, mode: 'per_day', amount: '5', capPerMonth: '50', capPerSession: '300', heads: ['tuition', 'bus'] })).statusCode).toBe(200);
 
+        const savePlan = async () => {
+          if (!s.plan) return;
+          const res = await api.put(`/api/instalment-plans/${s.plan.scope}`, s.plan.body);
+          expect(res.statusCode, res.body).toBe(200);
+        };
         for (const [k, x] of s.students.entries()) {
+          if (s.plan && s.plan.after === k) await savePlan();
           const studentId = rows[k]!.id;
           const pay = async (months: Array<{ m: number; part: number }>) => {
             if (months.length === 0) return;
@@ -98,6 +122,10 @@ describe('fee policy: every screen agrees', () => {
             expect((await api.post(`/api/fine-waivers/${w.json().id}/approve`, {})).statusCode).toBe(200);
           }
         }
+
+        if (s.plan && s.plan.after >= s.students.length) await savePlan();
+        // a plan saved after the payments leaves the running balances equal to the ledger
+        expect((await verifySchoolBalances(db, sc.schoolId)).differences).toEqual([]);
 
         let owed = 0;
         let withDues = 0;

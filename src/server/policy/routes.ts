@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { concessionRegisterRoutes } from './concession-register-routes';
 import { concessionRoutes } from './concession-routes';
 import { fineRoutes } from './fine-routes';
+import { planRoutes } from './plan-routes';
 import { statementRoutes } from './statement-routes';
 import { tallyRoutes } from './tally-routes';
 
@@ -9,6 +10,7 @@ import { tallyRoutes } from './tally-routes';
 export async function feePolicyRoutes(app: FastifyInstance): Promise<void> {
   await app.register(concessionRoutes);
   await app.register(fineRoutes);
+  await app.register(planRoutes);
   await app.register(tallyRoutes);
   await app.register(statementRoutes);
   await app.register(concessionRegisterRoutes);

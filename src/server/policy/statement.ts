@@ -2,6 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatDateIN } from '../../domain/dates';
 import { computeSessionAccount, type SessionAccount } from '../../domain/fees';
 import { computeLateFine, fineInstalments } from '../../domain/fines';
+import { dueTiming, planSchedule } from '../../domain/instalments';
+import { loadPlans, planFor } from './plans';
 import { HEAD_LABELS, indiaMonthKey } from '../../domain/ledger';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate, sessionMonths } from '../../domain/sessions';
@@ -74,27 +76,32 @@ export async function loadStatements(
     .orderBy(studentEnrollments.className, studentEnrollments.section, studentEnrollments.rollNumber);
   if (people.length === 0) return [];
   const ids = people.map((p) => p.id);
-  const [structures, lines, granted, rule, waivers] = await Promise.all([
+  const [structures, lines, granted, rule, waivers, plans] = await Promise.all([
     loadStructures(db, { schoolId }),
     sessionLineTotals(db, { schoolId, sessionId: session.id }),
     approvedConcessions(db, { schoolId, sessionId: session.id, studentIds: ids }),
     loadLateFineRule(db, schoolId),
     db.select({ studentId: fineWaivers.studentId, instalment: fineWaivers.instalment }).from(fineWaivers).where(and(eq(fineWaivers.schoolId, schoolId), eq(fineWaivers.sessionId, session.id), eq(fineWaivers.status, 'approved'), inArray(fineWaivers.studentId, ids))),
+    loadPlans(db, schoolId),
   ]);
   const months = sessionMonths(session.startDate, session.endDate);
   const asOf = indiaDate(now) < session.endDate ? indiaDate(now) : session.endDate;
   return people.map((p) => {
     const structure = structureFor(structures, p.className, session.name);
+    const amounts = structure ? structureAmounts(structure) : null;
+    const plan = planFor(plans, p.className);
+    const schedule = planSchedule(amounts, plan, { months, busFee: paise(Number(p.busFee)) });
     const account = computeSessionAccount({
       months,
       asOfMonth: indiaMonthKey(now),
-      structure: structure ? structureAmounts(structure) : null,
+      structure: amounts,
       busFee: paise(Number(p.busFee)),
       feesFrom: p.feesFrom,
       lines: lines.get(p.id) ?? [],
       concessions: granted.get(p.id),
+      timing: schedule ? dueTiming(schedule, plan) : null,
     });
-    const fine = computeLateFine({ rule, asOf, instalments: rule.enabled ? fineInstalments(account, rule) : [], waivedKeys: new Set(waivers.filter((w) => w.studentId === p.id).map((w) => w.instalment)), paid: account.finePaid });
+    const fine = computeLateFine({ rule, asOf, instalments: rule.enabled ? fineInstalments(account, rule, schedule) : [], waivedKeys: new Set(waivers.filter((w) => w.studentId === p.id).map((w) => w.instalment)), paid: account.finePaid });
     const part = statementOf(account);
     return {
       name: p.name,

@@ -43,7 +43,8 @@ export function reconcileCtes(schoolId: string): SQL {
                       when rl.period > p.due_key and rl.period <= p.last_key and not p.closed then 'ahead'
                       else 'other' end
                when rl.head in ('admission', 'exam', 'books', 'uniform', 'misc') then
-                 case when p.first_key <= p.due_key then 'due' when not p.closed then 'ahead' else 'other' end
+                 -- split by an instalment plan: the stored parts say what of them is due (decision 0048)
+                 case when p.ysplit_due is not null then 'split' when p.first_key <= p.due_key then 'due' when not p.closed then 'ahead' else 'other' end
                else 'other' end as place
       from rl
       join pos p on p.id = rl.student_id
@@ -51,17 +52,18 @@ export function reconcileCtes(schoolId: string): SQL {
     ),
     recon as (
       select p.id as student_id,
-             (p.tuition + p.bus) * p.due_months + case when p.first_key <= p.due_key then p.yearly_total else 0 end as due,
+             (p.tuition + p.bus) * p.due_months
+               + case when p.ysplit_due is not null then p.ysplit_due when p.first_key <= p.due_key then p.yearly_total else 0 end as due,
              coalesce(sum(greatest(rx.expected - rx.paid, 0)) filter (where rx.place = 'due' and rx.head in ('tuition', 'bus') and rx.paid > 0), 0)
                -- approved concessions (issue 16): unrecorded due months, and yearly heads once due
-               + p.m_granted + case when p.first_key <= p.due_key then p.y_granted else 0 end as concession,
-             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'due'), 0) as received,
-             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'ahead'), 0) as advance,
+               + p.m_granted + case when p.ysplit_granted is not null then p.ysplit_granted when p.first_key <= p.due_key then p.y_granted else 0 end as concession,
+             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'due'), 0) + coalesce(p.ysplit_received, 0) as received,
+             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('ahead', 'split')), 0) - coalesce(p.ysplit_received, 0) as advance,
              coalesce(sum(rx.paid), 0)
-               - coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('due', 'ahead')), 0) as other
+               - coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('due', 'ahead', 'split')), 0) as other
       from pos p
       left join rx on rx.student_id = p.id
-      group by p.id, p.tuition, p.bus, p.due_months, p.first_key, p.due_key, p.yearly_total, p.m_granted, p.y_granted
+      group by p.id, p.tuition, p.bus, p.due_months, p.first_key, p.due_key, p.yearly_total, p.m_granted, p.y_granted, p.ysplit_due, p.ysplit_granted, p.ysplit_received
     )`;
 }
 

@@ -7,7 +7,8 @@ import { sql, type SQL } from 'drizzle-orm';
  * refreshed the row; here it is only picked at the horizon month, which is O(rows) arithmetic:
  *
  * - the monthly outstanding at the horizon is `monthly_owed[k]` (k: the horizon's month of the session);
- * - the yearly heads owe `yearly_owed` once the session has begun;
+ * - the yearly heads owe `yearly_owed` once the session has begun, or `yearly_owed_by_month[k]` under an
+ *   instalment plan that splits them (decision 0048);
  * - a session whose balance was carried forward is closed for the student: fee status reads it up
  *   to the month it was carried, and what is still owed is the carried balance less what was paid
  *   against it (`student_balances.carried_remaining`, with the opening arrears, decision 0027).
@@ -33,6 +34,8 @@ const balanceColumns = sql`
   coalesce(b.tuition_paise, 0)::bigint as tuition, coalesce(b.bus_paise, s.monthly_bus_fee_paise, 0)::bigint as bus,
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
+  b.yearly_owed_by_month as yearly_by_month, b.due_through as due_through,
+  b.yearly_due_by_month as ysplit_due_by_month, b.yearly_granted_by_month as ysplit_granted_by_month, b.yearly_received_by_month as ysplit_received_by_month,
   coalesce(b.tuition_mask, 0)::bigint as t_all, coalesce(b.bus_mask, 0)::bigint as b_all,
   coalesce(b.admission_paid, 0)::bigint as p_admission, coalesce(b.exam_paid, 0)::bigint as p_exam,
   coalesce(b.books_paid, 0)::bigint as p_books, coalesce(b.uniform_paid, 0)::bigint as p_uniform,
@@ -58,7 +61,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
              ss.id as session_id, ss.name as session_name,
              to_char(ss.start_date, 'YYYY-MM') as first_key,
              to_char(ss.end_date, 'YYYY-MM') as last_key,
-             least(${asOfMonth}::text, to_char(ss.end_date, 'YYYY-MM')) as due_key,
+             least(${asOfMonth}::text, to_char(ss.end_date, 'YYYY-MM')) as cal_key,
              coalesce(b.closed, false) as closed,
              ${balanceColumns}
       from students s
@@ -85,7 +88,7 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
       select s.id, s.name, s.status, s.parent_phone, s.mobile_number, s.fees_from_month,
              b.class_name, b.section, b.roll_number,
              ses.id as session_id, ses.name as session_name, ses.first_key, ses.last_key,
-             least(coalesce(b.through_month, ${asOfMonth}::text), ses.last_key) as due_key,
+             least(coalesce(b.through_month, ${asOfMonth}::text), ses.last_key) as cal_key,
              b.closed,
              ${balanceColumns}
       from ses
@@ -100,6 +103,19 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
 function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
   return sql`
+    cal as (
+      select p.*,
+             case when p.first_key is null or p.cal_key < p.first_key then -1
+                  else ${monthIndex(sql`p.cal_key`)} - ${monthIndex(sql`p.first_key`)} end as cal_idx
+      from placed p
+    ),
+    -- under an instalment plan the horizon moves to the last month whose fees have fallen due (decision 0048)
+    eff as (
+      select c.*,
+             case when c.cal_idx < 0 or c.due_through is null or cardinality(c.due_through) = 0 then c.cal_key
+                  else to_char(to_date(c.first_key || '-01', 'YYYY-MM-DD') + make_interval(months => c.due_through[least(c.cal_idx, cardinality(c.due_through) - 1) + 1]), 'YYYY-MM') end as due_key
+      from cal c
+    ),
     base as (
       select p.*,
              coalesce(p.b_start_key, greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))) as start_key,
@@ -107,7 +123,7 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))`)} + 1 end as due_months,
              case when p.first_key is null or p.due_key < p.first_key then -1
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`p.first_key`)} end as due_idx
-      from placed p
+      from eff p
     ),
     horizon as (
       select b.*,
@@ -115,10 +131,16 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              case when b.due_idx < 0 then 0::bigint when b.due_idx >= 62 then -1::bigint else (1::bigint << (b.due_idx + 1)) - 1 end as due_bits,
              case when b.due_idx < 0 or b.owed_by_month is null or cardinality(b.owed_by_month) = 0 then 0::bigint
                   else b.owed_by_month[least(b.due_idx, cardinality(b.owed_by_month) - 1) + 1] end as monthly_now,
-             case when b.due_idx >= 0 then b.b_yearly_owed else 0::bigint end as yearly_due,
+             case when b.cal_idx < 0 then 0::bigint
+                  when b.yearly_by_month is null or cardinality(b.yearly_by_month) = 0 then b.b_yearly_owed
+                  else b.yearly_by_month[least(b.cal_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
              case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
                   else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
-             b.b_yearly_granted as y_granted
+             b.b_yearly_granted as y_granted,
+             -- under a plan splitting the yearly heads: their part due, its concessions and what was received against it (null: whole)
+             case when b.cal_idx < 0 or b.ysplit_due_by_month is null or cardinality(b.ysplit_due_by_month) = 0 then null::bigint else b.ysplit_due_by_month[least(b.cal_idx, cardinality(b.ysplit_due_by_month) - 1) + 1] end as ysplit_due,
+             case when b.cal_idx < 0 or b.ysplit_granted_by_month is null or cardinality(b.ysplit_granted_by_month) = 0 then null::bigint else b.ysplit_granted_by_month[least(b.cal_idx, cardinality(b.ysplit_granted_by_month) - 1) + 1] end as ysplit_granted,
+             case when b.cal_idx < 0 or b.ysplit_received_by_month is null or cardinality(b.ysplit_received_by_month) = 0 then null::bigint else b.ysplit_received_by_month[least(b.cal_idx, cardinality(b.ysplit_received_by_month) - 1) + 1] end as ysplit_received
       from base b
     ),
     pos as (

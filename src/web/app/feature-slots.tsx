@@ -55,9 +55,11 @@ export const SETTINGS_CARDS: ReadonlyArray<LazyExoticComponent<ComponentType>> =
   // staff and the audit log (issue 15 items 1 and 3); each shows itself to Administrators only
   lazy(() => import('@/web/features/staff/staff-card').then((m) => ({ default: m.StaffCard }))),
   lazy(() => import('@/web/features/staff/audit-log-card').then((m) => ({ default: m.AuditLogCard }))),
-  // fee policy (issue 16): concession types, late fine rules, Tally ledger names
+  // fee policy (issue 16): concession types, late fine rules, collection plans, Tally ledger names
   lazy(() => import('@/web/features/fee-policy/concession-types-card').then((m) => ({ default: m.ConcessionTypesCard }))),
   lazy(() => import('@/web/features/fee-policy/late-fine-card').then((m) => ({ default: m.LateFineCard }))),
+  // instalment plans (issue 16 item 3): for those who set up fees
+  lazy(() => import('@/web/features/fee-policy/instalment-plan-card').then((m) => ({ default: m.InstalmentPlanCard }))),
   lazy(() => import('@/web/features/fee-policy/tally-mapping-card').then((m) => ({ default: m.TallyMappingCard }))),
 ];
 

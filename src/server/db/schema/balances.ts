@@ -42,6 +42,14 @@ export const studentSessionBalances = pgTable(
     miscPaid: bigint('misc_paid', { mode: 'number' }).notNull(),
     /** what the yearly heads still owe once the session has begun */
     yearlyOwed: bigint('yearly_owed', { mode: 'number' }).notNull(),
+    /** under an instalment plan splitting the yearly heads (decision 0048): what they owe with month k as the horizon; null: `yearly_owed` once the session has begun */
+    yearlyOwedByMonth: bigint('yearly_owed_by_month', { mode: 'number' }).array(),
+    /** under an instalment plan: with month k as the horizon, the last month k' whose fees have fallen due (−1: none); null: k itself */
+    dueThrough: integer('due_through').array(),
+    /** with `yearly_owed_by_month`, for the reports' reconciliation: the yearly heads' part due, its concessions and what was received against it at month k */
+    yearlyDueByMonth: bigint('yearly_due_by_month', { mode: 'number' }).array(),
+    yearlyGrantedByMonth: bigint('yearly_granted_by_month', { mode: 'number' }).array(),
+    yearlyReceivedByMonth: bigint('yearly_received_by_month', { mode: 'number' }).array(),
     /** bit k: month k of the session has something recorded for tuition / bus */
     tuitionMask: bigint('tuition_mask', { mode: 'number' }).notNull(),
     busMask: bigint('bus_mask', { mode: 'number' }).notNull(),

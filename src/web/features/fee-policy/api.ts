@@ -79,7 +79,7 @@ export const policyApi = {
   approveWaiver: (id: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/approve`, {}),
   rejectWaiver: (id: string, reason: string) => api.post<Waiver>(`/api/fine-waivers/${enc(id)}/reject`, { reason }),
   instalments: (studentId: string, academicYear: string) =>
-    api.get<{ plan: PlanKind; instalments: Instalment[] }>(`/api/students/${enc(studentId)}/instalments?${qs({ academicYear })}`),
+    api.get<{ plan: PlanKind; academicYear: string; instalments: Instalment[] }>(`/api/students/${enc(studentId)}/instalments?${qs({ academicYear })}`),
   plans: () => api.get<{ plans: InstalmentPlan[] }>('/api/instalment-plans'),
   savePlan: ({ scope, ...body }: InstalmentPlan) => api.put<InstalmentPlan>(`/api/instalment-plans/${enc(scope)}`, body),
   tallyMapping: () => api.get<TallyMapping>('/api/exports/tally/mapping'),
@@ -123,7 +123,8 @@ export const studentFineQuery = fineQuery;
 export const studentWaiversQuery = (studentId: string) =>
   queryOptions({ queryKey: ['fine-waivers', studentId], queryFn: () => policyApi.waivers({ studentId }) });
 export const instalmentsQuery = (studentId: string, academicYear: string) =>
-  queryOptions({ queryKey: ['instalments', studentId, academicYear], queryFn: () => policyApi.instalments(studentId, academicYear), retry: false });
+  // keyed by its path: a payment (refreshLedger) or a plan saved loads the paid and outstanding again
+  queryOptions({ queryKey: [`/api/students/${enc(studentId)}/instalments?${qs({ academicYear })}`], queryFn: () => policyApi.instalments(studentId, academicYear), retry: false });
 
 /** A decision changes what is due: every ledger figure and the policy lists load again. */
 export function useRefreshPolicy() {
@@ -132,7 +133,6 @@ export function useRefreshPolicy() {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ['policy-queue'] }),
       queryClient.invalidateQueries({ queryKey: ['concessions'] }),
-      queryClient.invalidateQueries({ queryKey: ['instalments'] }),
       queryClient.invalidateQueries({ queryKey: ['fine-waivers'] }),
       refreshLedger(queryClient),
     ]);

@@ -14,12 +14,21 @@ import { serverMessage } from '@/web/lib/form-errors';
 import { activeSessionQuery } from '@/web/lib/school-data';
 import { plansQuery, useSavePlan, type InstalmentPlan, type PlanKind } from './api';
 import { texts } from './texts';
+import { useCan } from '@/web/app/permissions';
 
 const DEFAULT_SCOPE = 'default';
 const KINDS: PlanKind[] = ['monthly', 'quarterly', 'half_yearly', 'custom'];
 
-/** Fee Structure → Collection plan: monthly (as today), quarterly, half-yearly or custom instalments, per class or for the school. */
+/**
+ * Settings → Collection plan: monthly (as today), quarterly, half-yearly or custom instalments, per
+ * class or for the school. A plan changes when fees fall due, so it is for those who set up fees.
+ */
 export function InstalmentPlanCard() {
+  const can = useCan();
+  return can('fees.setup') ? <InstalmentPlanCardBody /> : null;
+}
+
+function InstalmentPlanCardBody() {
   const plans = useQuery(plansQuery);
   const [scope, setScope] = useState(DEFAULT_SCOPE);
   const saved = plans.data?.plans.find((p) => p.scope === scope) ??

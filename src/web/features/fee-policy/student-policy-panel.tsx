@@ -25,7 +25,8 @@ export function StudentPolicyPanel({ student, academicYear }: FeeStatusPanelProp
     <div className="grid gap-4 lg:grid-cols-2">
       <FineCard studentId={student.id} academicYear={academicYear} />
       <ConcessionsCard student={student} academicYear={academicYear} />
-      {/* InstalmentsCard and StatementCard join when the server has plan routes and the statement PDF */}
+      <InstalmentsCard studentId={student.id} academicYear={academicYear} />
+      {/* StatementCard joins when the server has the statement PDF */}
     </div>
   );
 }
@@ -149,15 +150,33 @@ export function InstalmentsCard({ studentId, academicYear }: { studentId: string
       </CardHeader>
       <CardContent>
         <ul className="grid gap-2 text-sm">
-          {plan.data.instalments.map((i) => (
-            <li key={i.key} className="flex flex-wrap items-center justify-between gap-x-3 rounded-md border px-3 py-2">
-              <span className="font-medium">{i.label}</span>
-              <span className="text-muted-foreground">
-                {texts.dueOn} {formatDate(i.dueDate)}
-              </span>
-              <span className="tabular-nums">{rupees(i.total)}</span>
-            </li>
-          ))}
+          {plan.data.instalments.map((i) => {
+            const owed = (parseRupees(i.outstanding) ?? 0) > 0;
+            return (
+              <li key={i.key} data-testid={`instalment-${i.key}`} className="grid gap-1 rounded-md border px-3 py-2">
+                <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                  <span className="font-medium">{i.label}</span>
+                  {/* what this student is to pay of it: months before they joined and approved concessions left out */}
+                  <span className="font-semibold tabular-nums">{rupees(i.due)}</span>
+                </div>
+                <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-muted-foreground">
+                  <span>
+                    {texts.dueOn} {formatDate(i.dueDate)}
+                  </span>
+                  <span className="flex flex-wrap items-center gap-x-3 gap-y-1 tabular-nums">
+                    <span>
+                      {texts.instalmentPaid} {rupees(i.paid)}
+                    </span>
+                    <span className={owed && i.fallenDue ? 'font-medium text-amber-700 dark:text-warning' : undefined}>
+                      {texts.instalmentOutstanding} {rupees(i.outstanding)}
+                    </span>
+                    {owed && i.fallenDue ? <Badge variant="warning">{texts.instalmentFallenDue}</Badge> : null}
+                    {!owed ? <Badge variant="success">{texts.instalmentSettled}</Badge> : null}
+                  </span>
+                </div>
+              </li>
+            );
+          })}
         </ul>
       </CardContent>
     </Card>

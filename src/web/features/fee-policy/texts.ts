@@ -114,6 +114,10 @@ export const texts = {
   // instalments
   instalmentsTitle: 'Instalments',
   instalmentsDescription: 'What is due by each date under the class plan.',
+  instalmentPaid: 'Paid',
+  instalmentOutstanding: 'Outstanding',
+  instalmentFallenDue: 'Due now',
+  instalmentSettled: 'Paid in full',
   plan: 'Collection plan',
   plans: { monthly: 'Monthly', quarterly: 'Quarterly', half_yearly: 'Half-yearly', custom: 'Custom instalments' } as Record<string, string>,
   dueOn: 'Due on',
