@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
 import { loadBalanceInputs, type StudentSet } from './inputs';
 import { rowsOf } from '../lib/sql-rows';
+import { lockSchoolLedger } from '../fees/locks';
 
 export interface BalanceScope {
   schoolId: string;
@@ -25,8 +26,20 @@ export async function refreshBalances(db: Db, scope: BalanceScope): Promise<void
   await refreshSet(db, scope.schoolId, ids, scope.sessionIds);
 }
 
-/** Every student of a school in one pass: the demo seed, the bench generator and repairs. */
+/**
+ * A change that moves the dues of many students at once (a fee structure, an instalment plan) holds
+ * the school's ledger lock EXCLUSIVELY before it reads: receipts hold it shared, so one in flight
+ * commits first and is read here, and one that starts later waits and reads the new dues. Without
+ * it, a receipt's own refresh, computed under the old dues, could be written over this one's rows
+ * last and leave them stale (decision 0041).
+ */
+export async function lockForManyStudents(db: Db, schoolId: string): Promise<void> {
+  await lockSchoolLedger(db, { schoolId });
+}
+
+/** Every student of a school in one pass: the demo seed, the bench generator, plan changes and repairs. */
 export async function rebuildSchoolBalances(db: Db, schoolId: string): Promise<void> {
+  await lockForManyStudents(db, schoolId);
   await refreshSet(db, schoolId, undefined);
 }
 
@@ -36,6 +49,7 @@ export async function rebuildSchoolBalances(db: Db, schoolId: string): Promise<v
  * sessions of those students are recomputed too, which costs nothing extra in reads).
  */
 export async function refreshClassBalances(db: Db, { schoolId, classNames }: { schoolId: string; classNames: readonly string[] }): Promise<void> {
+  await lockForManyStudents(db, schoolId);
   const lowered = `{${[...new Set(classNames.map((c) => `"${c.toLowerCase().replace(/["\\]/g, '')}"`))].join(',')}}`;
   const result = await db.execute(sql`
     select id from students where school_id = ${schoolId} and lower(class_name) = any(${lowered}::text[])

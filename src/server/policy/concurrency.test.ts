@@ -139,4 +139,23 @@ describe('simultaneous session-5 writes', () => {
     expect((await feeStatus(studentId)).fine).toMatchObject({ accrued: '200.00', waived: '100.00', due: '100.00' });
     await clean();
   });
+
+  it('a plan and a fee structure changed while the counter takes receipts leave every balance equal to the ledger', async () => {
+    // the class's whole dues move while receipts of its students are being written: whichever
+    // finishes last, the stored balances must be those of the new dues and every receipt
+    const receipt = (studentId: string) => accountant.api.post('/api/fees', { studentId, fees: [{ type: 'monthly', amount: '500' }], paymentMode: 'cash' });
+    const plan = school.api.put('/api/instalment-plans/Class 5', { kind: 'quarterly', dueDay: 10 });
+    const paid = await Promise.all([receipt(kids[2]!), plan, receipt(kids[3]!), receipt(kids[4]!)]);
+    expect(paid.map((r) => r.statusCode), paid.map((r) => r.body).join('\n')).toEqual([201, 200, 201, 201]);
+    await clean();
+    // April–June fall due together in the quarter: ₹4,500 of tuition, less the ₹500 just paid
+    expect((await feeStatus(kids[3]!)).account.tillDate).toMatchObject({ monthlyExpected: '4500.00' });
+
+    const [structure] = (await school.api.get('/api/class-fee-structures')).json().filter((s: { className: string }) => s.className === 'Class 5');
+    const body = { className: 'Class 5', academicYear: YEAR, monthlyTuitionFee: '1800', yearlyFee: '0', examFee: '0', booksFee: '0', uniformFee: '0', miscFee: '0' };
+    const changed = await Promise.all([receipt(kids[2]!), school.api.put(`/api/class-fee-structures/${structure.id}`, body), receipt(kids[4]!)]);
+    expect(changed.map((r) => r.statusCode), changed.map((r) => r.body).join('\n')).toEqual([201, 200, 201]);
+    await clean();
+    expect((await feeStatus(kids[3]!)).account.tillDate).toMatchObject({ monthlyExpected: '5400.00' });
+  });
 });

@@ -20,7 +20,7 @@ import { toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate, sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { refreshBalances, rebuildSchoolBalances } from '../balances/refresh';
+import { lockForManyStudents, refreshBalances, rebuildSchoolBalances } from '../balances/refresh';
 import type { Db } from '../db/client';
 import { instalmentPlans } from '../db/schema';
 import { accountFor, loadStudentSession } from '../fees/context';
@@ -59,6 +59,7 @@ async function coveredStudents(tx: Db, schoolId: string, stored: string): Promis
 }
 
 async function refreshCovered(tx: Db, schoolId: string, stored: string): Promise<void> {
+  await lockForManyStudents(tx, schoolId);
   const ids = await coveredStudents(tx, schoolId, stored);
   if (ids === undefined) await rebuildSchoolBalances(tx, schoolId);
   else await refreshBalances(tx, { schoolId, studentIds: ids });
