@@ -17,7 +17,7 @@ import { isMonthlyHead, monthLabel } from '../../domain/ledger';
 import { sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { refreshBalances } from '../balances/refresh';
+import { lockForManyStudents, refreshBalances } from '../balances/refresh';
 import type { Db } from '../db/client';
 import { concessions, concessionTypes, receiptLines, receipts } from '../db/schema';
 import { loadStudentSession } from '../fees/context';
@@ -120,7 +120,11 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
         await audit(tx, request, { action: 'concession_type.update', entity: 'concession_type', entityId: before.id, before, after });
         // every approved concession of this type changes its figures: keep running balances in step
         const affected = await tx.selectDistinct({ studentId: concessions.studentId }).from(concessions).where(and(eq(concessions.schoolId, schoolId), eq(concessions.typeId, before.id), eq(concessions.status, 'approved')));
-        if (affected.length > 0) await refreshBalances(tx, { schoolId, studentIds: affected.map((a) => a.studentId) });
+        if (affected.length > 0) {
+          // many students at once: after the receipts in flight, before the next (see lockForManyStudents)
+          await lockForManyStudents(tx, schoolId);
+          await refreshBalances(tx, { schoolId, studentIds: affected.map((a) => a.studentId) });
+        }
         return after!;
       });
       return toTypeDto(row);
