@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes';
 import { invoiceAttachment } from './invoices/invoice-pdf';
@@ -137,7 +137,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
     // Fastify's two lines per request only when asked for (LOG_REQUESTS); see the onResponse hook below
-    disableRequestLogging: !options.config.logRequests,
+    logController: new LogController({ disableRequestLogging: !options.config.logRequests }),
     // larger only where a route says so (the bulk student import)
     bodyLimit: BODY_LIMIT_BYTES,
     // off unless TRUST_PROXY names the proxies: otherwise anyone could choose the address they are recorded under
