@@ -31,6 +31,10 @@ export interface SchoolStats {
 
 export const SCHOOL_STATS_KEY = ['/api/stats/school'] as const;
 
-/** Always fetched when a screen showing it opens: the server keeps it cheap until data changes. */
+/**
+ * Fetched anew when a screen showing it opens (the server keeps it cheap until data changes); fresh
+ * for a few seconds only so that the dashboard loader's answer, fetched just before, is not asked
+ * for twice (decision 0044).
+ */
 export const schoolStatsQuery = () =>
-  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 0 });
+  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 5_000 });
