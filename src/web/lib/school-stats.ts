@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { unlessJustFetched } from './query-client';
 import { api } from './request';
 
 /**
@@ -32,9 +33,8 @@ export interface SchoolStats {
 export const SCHOOL_STATS_KEY = ['/api/stats/school'] as const;
 
 /**
- * Fetched anew when a screen showing it opens (the server keeps it cheap until data changes); fresh
- * for a few seconds only so that the dashboard loader's answer, fetched just before, is not asked
- * for twice (decision 0044).
+ * Always fetched when a screen showing it opens (the server keeps it cheap until data changes),
+ * except just after the dashboard's route loader fetched it (decision 0044).
  */
 export const schoolStatsQuery = () =>
-  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 5_000 });
+  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 0, refetchOnMount: unlessJustFetched });

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SetupStepId } from '@/domain/setup-checklist';
+import { unlessJustFetched } from './query-client';
 import { api } from './request';
 
 export interface Checklist {
@@ -12,8 +13,9 @@ export interface Checklist {
 export const CHECKLIST_KEY = ['/api/setup-checklist'] as const;
 
 /**
- * The dashboard's setup checklist (read by the dashboard and fetched ahead by its route loader,
- * decision 0044). Fresh for a few seconds only, so the loader's answer is not asked again on mount
- * while a return to the dashboard reads it anew; any successful change invalidates it anyway.
+ * The dashboard's setup checklist: read anew whenever the dashboard opens (a step may have been
+ * done on another page), fetched by the dashboard's route loader and then not again on mount
+ * (decision 0044).
  */
-export const checklistQuery = () => queryOptions({ queryKey: CHECKLIST_KEY, queryFn: () => api.get<Checklist>('/api/setup-checklist'), staleTime: 5_000 });
+export const checklistQuery = () =>
+  queryOptions({ queryKey: CHECKLIST_KEY, queryFn: () => api.get<Checklist>('/api/setup-checklist'), staleTime: 0, refetchOnMount: unlessJustFetched });
