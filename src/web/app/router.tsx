@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { ErrorScreen } from '@/web/components/error-boundary';
+import { FullPageSpinner } from '@/web/components/ui/spinner';
 import { getToken } from '@/web/lib/auth-storage';
 import { prefetchDashboard } from './dashboard-panels';
 import { HomeRedirect, RedirectIfSignedIn, RequireRole } from './guards';
@@ -54,7 +55,8 @@ const only = (capability: Permission) => ({ element: <RequireCan capability={cap
 
 /** The route table of platform §2 and operations §2; the query cache is the one the screens read. */
 export const createAppRouter = (queryClient: QueryClient) => {
-  const dashboardRoute = { lazy: dashboard, loader: dashboardLoader(queryClient), shouldRevalidate: () => false };
+  // a spinner, not a blank page, while the first load waits for the code and the data
+  const dashboardRoute = { lazy: dashboard, loader: dashboardLoader(queryClient), shouldRevalidate: () => false, HydrateFallback: FullPageSpinner };
   return createBrowserRouter([
     {
       element: <Outlet />,
