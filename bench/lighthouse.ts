@@ -96,10 +96,6 @@ try {
     chromePath: executablePath,
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
   });
-  // A throwaway run first: on Chromium 156, when Playwright reached the fresh browser before any
-  // Lighthouse run, every later run of the session failed with NO_FCP (no request, no paint); with one
-  // Lighthouse run first they do not (decision 0044, 2026-11-23).
-  await lighthouse(`${baseUrl}/favicon.svg`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, desktopConfig).catch(() => undefined);
   for (const target of PAGES) {
     console.log(`Lighthouse: ${target.page}`);
     // the token goes into the browser's own profile (its default context), which Lighthouse's tabs
