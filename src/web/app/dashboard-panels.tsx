@@ -14,9 +14,9 @@ import { preloadable, type Preloadable } from './preloadable';
 type PanelModule = { default: ComponentType };
 
 /**
- * How each tab's code is fetched. The router calls the open tab's loader together with the
- * dashboard's own chunk (preloadDashboardPanel), so the tab does not wait for the dashboard to render
- * before its code is requested (decision 0044). A loader runs once; React.lazy reuses its promise.
+ * How each tab's code is fetched. The dashboard route's loader fetches the open tab's code together
+ * with the dashboard's own chunk (prefetchDashboard), so the tab does not wait for the dashboard to
+ * render before its code is requested (decision 0044). A loader runs once; preloadable keeps its promise.
  */
 const PANEL_LOADERS: Partial<Record<DashboardTabId, () => Promise<PanelModule>>> = {
   // the school stats cards and collection progress sit above the student lookup (operations §2)
