@@ -6,7 +6,7 @@ import { SessionProvider } from './app/session';
 import { ErrorBoundary } from './components/error-boundary';
 import { ThemeProvider } from './components/theme';
 import { createQueryClient } from './lib/query-client';
-import { router } from './app/router';
+import { createAppRouter } from './app/router';
 import './styles.css';
 
 /** Platform §8: unhandled rejections and script errors are logged, never shown. */
@@ -16,6 +16,7 @@ window.addEventListener('unhandledrejection', (event) => {
 });
 
 const queryClient = createQueryClient();
+const router = createAppRouter(queryClient);
 
 // sonner is not needed to paint the first screen: it loads beside the first route (initial JS budget, decision 0044)
 const Toaster = lazy(() => import('./components/toaster').then((m) => ({ default: m.Toaster })));

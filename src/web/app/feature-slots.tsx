@@ -1,4 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Deferred } from '@/web/components/deferred';
+import { preloadable } from './preloadable';
 
 /**
  * Pieces of one feature shown inside another feature's screen. Features do not import each other;
@@ -7,13 +9,13 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
  */
 
 /** Fee Status, beside Record Fee Payment: Send reminder (with Share on WhatsApp). */
-export const FeeStatusStudentActions = lazy(() => import('@/web/features/reminders/send-reminder').then((m) => ({ default: m.SendReminderButton })));
+export const FeeStatusStudentActions = preloadable(() => import('@/web/features/reminders/send-reminder').then((m) => m.SendReminderButton));
 
 /** Fee Status, below the receipts: the family's message log. */
 export const FeeStatusStudentPanels = lazy(() => import('@/web/features/reminders/message-log').then((m) => ({ default: m.MessageLog })));
 
 /** Fee Status, above the student picker: Remind defaulters of a class or the school. */
-export const FeeStatusTools = lazy(() => import('@/web/features/reminders/remind-defaulters').then((m) => ({ default: m.RemindDefaultersButton })));
+export const FeeStatusTools = preloadable(() => import('@/web/features/reminders/remind-defaulters').then((m) => m.RemindDefaultersButton));
 
 /** What Fee Status passes to the panels under a student's dues: what it already loaded. */
 export interface FeeStatusPanelProps {
@@ -35,14 +37,19 @@ const FEE_STATUS_PANELS: Array<LazyExoticComponent<ComponentType<FeeStatusPanelP
   lazy(() => import('@/web/features/fee-policy/student-policy-panel').then((m) => ({ default: m.StudentPolicyPanel }))),
 ];
 
-/** Fee Status, under a student's dues: payment links and credit. */
+/**
+ * Fee Status, under a student's dues: payment links and credit, fines, concessions and
+ * instalments. They render after the dues have painted (decision 0044), each in its own Suspense.
+ */
 export function FeeStatusPanels(props: FeeStatusPanelProps) {
   return (
-    <Suspense fallback={null}>
+    <Deferred>
       {FEE_STATUS_PANELS.map((Panel, i) => (
-        <Panel key={i} {...props} />
+        <Suspense key={i} fallback={null}>
+          <Panel {...props} />
+        </Suspense>
       ))}
-    </Suspense>
+    </Deferred>
   );
 }
 
@@ -64,7 +71,7 @@ export const SETTINGS_CARDS: ReadonlyArray<LazyExoticComponent<ComponentType>> =
 ];
 
 /** Fee Status, above the student picker: concessions and fine waivers waiting for approval (issue 16). */
-export const FeeStatusQueue = lazy(() => import('@/web/features/fee-policy/approvals-queue').then((m) => ({ default: m.ApprovalsQueue })));
+export const FeeStatusQueue = preloadable(() => import('@/web/features/fee-policy/approvals-queue').then((m) => m.ApprovalsQueue));
 
 /** Reports, after the report cards: concession register, outstanding by class and statements, Export to Tally (issue 16). */
 export const ReportsExtraCards = lazy(() => import('@/web/features/fee-policy/report-cards').then((m) => ({ default: m.PolicyReportCards })));

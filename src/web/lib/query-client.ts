@@ -18,3 +18,13 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/** How recent an answer the route loader fetched may be for a screen mounting after it not to ask again. */
+const JUST_FETCHED_MS = 3_000;
+
+/**
+ * `refetchOnMount` for a query that is otherwise read anew whenever its screen opens (staleTime 0):
+ * an answer the route loader fetched a moment before is used as it is, not asked for twice
+ * (decision 0044); anything older is fetched again, as before.
+ */
+export const unlessJustFetched = (query: { state: { dataUpdatedAt: number } }): boolean => Date.now() - query.state.dataUpdatedAt > JUST_FETCHED_MS;

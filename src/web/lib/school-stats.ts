@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { unlessJustFetched } from './query-client';
 import { api } from './request';
 
 /**
@@ -31,6 +32,9 @@ export interface SchoolStats {
 
 export const SCHOOL_STATS_KEY = ['/api/stats/school'] as const;
 
-/** Always fetched when a screen showing it opens: the server keeps it cheap until data changes. */
+/**
+ * Always fetched when a screen showing it opens (the server keeps it cheap until data changes),
+ * except just after the dashboard's route loader fetched it (decision 0044).
+ */
 export const schoolStatsQuery = () =>
-  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 0 });
+  queryOptions({ queryKey: SCHOOL_STATS_KEY, queryFn: () => api.get<SchoolStats>('/api/stats/school'), staleTime: 0, refetchOnMount: unlessJustFetched });

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2Icon, CircleIcon, ListChecksIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
@@ -6,19 +6,10 @@ import type { SetupStepId } from '@/domain/setup-checklist';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Progress } from '@/web/components/ui/progress';
-import { api } from '@/web/lib/request';
+import { CHECKLIST_KEY, checklistQuery } from '@/web/lib/setup-checklist-api';
 import { cn } from '@/web/lib/utils';
 import { CHECKLIST_TEXTS as T } from './texts';
 
-interface Checklist {
-  steps: Array<{ id: SetupStepId; done: boolean }>;
-  completed: number;
-  total: number;
-  allDone: boolean;
-}
-
-const CHECKLIST_KEY = ['/api/setup-checklist'] as const;
-const checklistQuery = () => queryOptions({ queryKey: CHECKLIST_KEY, queryFn: () => api.get<Checklist>('/api/setup-checklist'), staleTime: 0 });
 
 /** Where each step is done: a dashboard tab, or the Settings page. */
 const WHERE: Record<SetupStepId, string> = {

@@ -3,6 +3,7 @@ import { IndianRupeeIcon, RefreshCwIcon } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { parseRupees } from '@/domain/money';
 import { FeeStatusPanels, FeeStatusQueue, FeeStatusStudentActions, FeeStatusStudentPanels, FeeStatusTools } from '@/web/app/feature-slots';
+import { Deferred } from '@/web/components/deferred';
 import { RecordPaymentDialog } from '@/web/components/fees/record-payment-dialog';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
@@ -149,9 +150,12 @@ function StudentStatus({ studentId, academicYear, state }: { studentId: string; 
           <ReceiptHistory receipts={data.receipts} emptyText={`No receipts for ${data.student.name} in ${data.session.name} yet.`} />
         </CardContent>
       </Card>
-      <Suspense fallback={null}>
-        <FeeStatusStudentPanels studentId={data.student.id} />
-      </Suspense>
+      {/* the message log is the bottom of the page: it loads once the dues have painted (decision 0044) */}
+      <Deferred>
+        <Suspense fallback={null}>
+          <FeeStatusStudentPanels studentId={data.student.id} />
+        </Suspense>
+      </Deferred>
       {state.student ? <RecordPaymentDialog student={state.student} open={paying} onOpenChange={setPaying} /> : null}
     </div>
   );

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DownloadIcon, UploadIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { OPENING_HEAD_LABELS, OPENING_HEADS } from '@/domain/opening';
+import { useIdleAfterPaint } from '@/web/components/deferred';
 import { toast } from '@/web/components/toaster';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Badge } from '@/web/components/ui/badge';
@@ -133,7 +134,9 @@ interface FeeMonth {
 
 function StudentEntries() {
   const [studentId, setStudentId] = useState('');
-  const students = useQuery({ queryKey: ['/api/students', 'opening'], queryFn: ({ signal }) => api.get<StudentOption[]>('/api/students', { signal }) });
+  // the whole school's list fills the select: asked once Fee Status has painted the dues above (decision 0044)
+  const idle = useIdleAfterPaint();
+  const students = useQuery({ queryKey: ['/api/students', 'opening'], queryFn: ({ signal }) => api.get<StudentOption[]>('/api/students', { signal }), enabled: idle });
   return (
     <Card>
       <CardHeader>
