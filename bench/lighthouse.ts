@@ -63,6 +63,11 @@ const config = loadConfig({
   ENCRYPTION_KEY: 'lighthouse-encryption-key-that-is-long-enough-0',
   DATA_DIR: dataDir,
 });
+// what a deploy serves: the production build, made fresh so the scores are of the current sources.
+// Before the app is built: the app reads index.html and the asset list when it registers the static
+// files, so a build made after it served an index.html naming chunks the new build had replaced
+// (every page blank, Lighthouse's NO_FCP).
+await buildWeb(() => {});
 const app = await buildApp({
   db: database.db,
   dbKind: database.kind,
@@ -74,8 +79,6 @@ const app = await buildApp({
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 const rows: Array<{ page: string; url: string; formFactor: string; runs: number[]; performance: number; accessibility: number; target: number; pass: boolean; failing: string[] }> = [];
 try {
-  // what a deploy serves: the production build, made fresh so the scores are of the current sources
-  await buildWeb(() => {});
   await app.ready();
   console.log('Seeding the demo school…');
   const demo = await seedDemoSchool(app, database.db, {
