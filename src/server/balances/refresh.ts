@@ -148,7 +148,12 @@ async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed
   await db.execute(sql`
     delete from student_session_balances b
     where b.school_id = ${schoolId}${scope}${sessionScope}
-      and (b.student_id, b.session_id) not in (select x.student_id, x.session_id from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid))`);
+      -- NOT EXISTS, not NOT IN: an anti-join the planner can hash and spill. NOT IN over a subquery is
+      -- hashed only while the list fits in work_mem and is otherwise scanned once per row: quadratic
+      -- for a whole school of 60,000 students (a rollover, a rebuild)
+      and not exists (
+        select 1 from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid)
+        where x.student_id = b.student_id and x.session_id = b.session_id)`);
   if (computed.sessions.length > 0) {
     await db.execute(sql`
       insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
