@@ -5,7 +5,7 @@ import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-doc
 import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
 import { finesOfMany } from '../policy/fines-of-many';
-import { positionsCte, sessionPositionsCte } from '../stats/positions';
+import { grantedInMonth, positionsCte, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
 import { classRank, isIncome, isLive, isOpeningEntry } from './sql';
 import { arrearsCollected, reconcileCtes } from './reconcile-sql';
@@ -49,9 +49,11 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
                  count(*) filter (where (coalesce(rec.t, 0) > 0 or p.tuition = 0) and (coalesce(rec.b, 0) > 0 or p.bus = 0) and (coalesce(rec.t, 0) > 0 or coalesce(rec.b, 0) > 0))::int as paid,
                  sum(p.tuition + p.bus)::text as due,
                  sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
-                   + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end)::text as concession,
+                   + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end
+                   + ${grantedInMonth(sql`${month}::text`)})::text as concession,
                  sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus))::text as received,
-                 sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end)::text as outstanding
+                 sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end
+                   - ${grantedInMonth(sql`${month}::text`)})::text as outstanding
           from pos p left join rec on rec.student_id = p.id
           where p.due_key >= ${month} and p.start_key <= ${month}
           group by p.class_name
@@ -184,9 +186,11 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       select m.key, (m.key <= ${asOf}) as is_due,
              coalesce(sum(p.tuition + p.bus), 0)::text as due,
              coalesce(sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
-                        + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end), 0)::text as concession,
+                        + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end
+                        + ${grantedInMonth(sql`m.key`)}), 0)::text as concession,
              coalesce(sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus)), 0)::text as received,
-             coalesce(sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end), 0)::text as outstanding
+             coalesce(sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end
+                        - ${grantedInMonth(sql`m.key`)}), 0)::text as outstanding
       from months m
       join pos p on m.key >= p.start_key and (m.key <= p.due_key or (not p.closed and m.key > ${asOf}))
       left join rec on rec.student_id = p.id and rec.period = m.key
@@ -204,7 +208,8 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
                        coalesce(sum(greatest(coalesce(fs.${column}, 0) - coalesce(pd.${paid}, 0), 0)) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`o_${h}`)}`;
           }),
           sql`, `,
-        )}
+        )},
+        coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted
       from pos
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name
       left join paid pd on pd.student_id = pos.id`),
@@ -216,6 +221,9 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
   const laterMonths = keys.filter((k) => k > asOf).map((key) => byKey.get(key) ?? { key, due: 0, concession: 0, received: 0, outstanding: 0 });
   const [h] = rowsOf<Row>(headRows);
   const heads: Row[] = YEARLY_HEADS.map((head) => ({ head, due: num(h?.[`e_${head}`]), concession: 0, received: num(h?.[`c_${head}`]), outstanding: num(h?.[`o_${head}`]) }));
+  // approved concessions on the yearly fees (issue 16) are kept per student, not per head: one line under the heads
+  const yearlyGranted = num(h?.y_granted);
+  if (yearlyGranted > 0) heads.push({ head: 'concessions', due: 0, concession: yearlyGranted, received: 0, outstanding: -yearlyGranted });
   const monthly = { due: sumOf(dueMonths, 'due'), outstanding: sumOf(dueMonths, 'outstanding') };
   const monthTable = (rows: Row[]) => rows.map((m) => ({ month: monthLabel(String(m.key)), ...dueCells(m) }));
   return {
@@ -227,7 +235,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
     summary: [
       { label: 'Monthly fees due till date', value: money(monthly.due), kind: 'money' },
       { label: 'Yearly fees due', value: money(sumOf(heads, 'due')), kind: 'money' },
-      { label: 'Concession till date', value: money(sumOf(dueMonths, 'concession')), kind: 'money' },
+      { label: 'Concession till date', value: money(sumOf(dueMonths, 'concession') + yearlyGranted), kind: 'money' },
       { label: 'Outstanding till date', value: money(monthly.outstanding + sumOf(heads, 'outstanding')), kind: 'money', tone: 'bad' },
       ...moneyLines(whole.money),
     ],
@@ -249,7 +257,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       {
         title: 'Yearly fees by head',
         columns: [col('head', 'Fee'), ...dueColumns(RECONCILE.due)],
-        rows: heads.map((x) => ({ head: x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head as YearlyHead], ...dueCells(x) })),
+        rows: heads.map((x) => ({ head: x.head === 'concessions' ? RECONCILE.yearlyConcessions : x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head as YearlyHead], ...dueCells(x) })),
         totals: { head: 'Total', ...dueTotals(heads) },
         empty: 'No yearly fees',
       },

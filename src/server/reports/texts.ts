@@ -15,4 +15,6 @@ export const RECONCILE = {
   arrears: 'Arrears collected',
   totalReceived: 'Total received',
   toCome: 'Still to come',
+  /** the line under the yearly heads with the approved concessions on them (issue 16) */
+  yearlyConcessions: 'Concessions on yearly fees',
 } as const;

@@ -27,6 +27,15 @@ import { sql, type SQL } from 'drizzle-orm';
 
 const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
 
+/**
+ * The concessions of one month (`key`) of a `pos` row `p` on its heads not yet paid (issue 16): the
+ * step of the cumulative `granted_by_month` at that month. A head already paid carries its
+ * concession as the shortfall of what was received, as it always did, so the two never overlap.
+ */
+export const grantedInMonth = (key: SQL) => sql`(
+  coalesce(p.granted_by_month[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)} + 1], 0)
+  - coalesce(p.granted_by_month[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)}], 0))`;
+
 /** The stored balance's columns every builder selects, `b` the session row and `sb` the student's. */
 const balanceColumns = sql`
   b.start_key as b_start_key, b.monthly_owed as owed_by_month, b.monthly_granted as granted_by_month,
