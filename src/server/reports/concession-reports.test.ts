@@ -63,4 +63,34 @@ describe('approved concessions in the Monthly and Yearly reports', () => {
     expect(summary(october, 'Outstanding for October 2025')).toBe('300.00');
     expect(owed('2025-10')).toBe(300);
   });
+
+  it('under a plan that splits the yearly fees, the Yearly report counts only the part due, as fee status does', async () => {
+    const other = await signUpSchool(ctx);
+    const db = ctx.database.db;
+    const session = await seedSession(db, { schoolId: other.schoolId });
+    await seedStructure(db, { schoolId: other.schoolId, ...CLASS5_2025 });
+    const kabir = (await seedStudent(db, { schoolId: other.schoolId, sessionId: session.id, name: 'Kabir Lone', className: 'Class 5' })).id;
+    const months = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => { const d = new Date(Date.UTC(2025, 3 + from + i, 1)); return d.toISOString().slice(0, 7); });
+    const terms = {
+      kind: 'custom',
+      custom: [
+        { label: 'Term 1', dueDate: '2025-04-15', months: months(0, 5), yearlyPercent: 60 },
+        { label: 'Term 2', dueDate: '2025-12-15', months: months(6, 11), yearlyPercent: 40 },
+      ],
+    };
+    expect((await other.api.put('/api/instalment-plans/Class 5', terms)).statusCode).toBe(200);
+    // ₹4,000 towards the admission fee, a yearly head
+    const paid = await other.api.post('/api/fees', { studentId: kabir, fees: [{ type: 'admission', amount: '4000' }], paymentMode: 'cash' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const till = (await other.api.get(`/api/students/${kabir}/fee-status`)).json().account.tillDate;
+    const yearly = (await other.api.get(`/api/reports/yearly?academicYear=${YEAR}`)).json();
+    expect(summary(yearly, 'Outstanding till date')).toBe(till.outstanding);
+    expect(summary(yearly, 'Yearly fees due')).toBe(till.yearlyExpected);
+    const heads = yearly.tables.find((t: { title: string }) => t.title === 'Yearly fees by head');
+    expect(heads.totals.outstanding).toBe(till.yearlyOutstanding);
+    // 60% of ₹10,500 is due by November (₹6,300): the ₹4,000 paid on the admission fee clears its
+    // ₹3,000 part (the rest waits for Term 2), and the other heads' ₹3,300 is owed
+    expect(till.yearlyOutstanding).toBe('3300.00');
+    expect(heads.rows.at(-1)).toMatchObject({ head: 'Parts not yet due (instalment plans)', due: '-4200.00' });
+  });
 });

@@ -209,7 +209,17 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
           }),
           sql`, `,
         )},
-        coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted
+        coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted,
+        -- under an instalment plan that splits the yearly heads, the part not yet due (decision 0048):
+        -- the split figures less the whole-head figures above, so every column still adds up
+        ${(() => {
+          const whole = sql.join(YEARLY_HEADS.map((h) => sql`coalesce(fs.${sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`)}, 0)`), sql` + `);
+          const got = sql.join(YEARLY_HEADS.map((h) => sql`least(coalesce(pd.${sql.raw(`p_${h}`)}, 0), coalesce(fs.${sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`)}, 0))`), sql` + `);
+          const split = sql`pos.ysplit_due is not null and pos.first_key <= pos.due_key`;
+          return sql`coalesce(sum(pos.ysplit_due - (${whole})) filter (where ${split}), 0)::text as s_due,
+            coalesce(sum(coalesce(pos.ysplit_granted, 0) - pos.y_granted) filter (where ${split}), 0)::text as s_granted,
+            coalesce(sum(coalesce(pos.ysplit_received, 0) - (${got})) filter (where ${split}), 0)::text as s_received`;
+        })()}
       from pos
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name
       left join paid pd on pd.student_id = pos.id`),
@@ -224,6 +234,10 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
   // approved concessions on the yearly fees (issue 16) are kept per student, not per head: one line under the heads
   const yearlyGranted = num(h?.y_granted);
   if (yearlyGranted > 0) heads.push({ head: 'concessions', due: 0, concession: yearlyGranted, received: 0, outstanding: -yearlyGranted });
+  const notYet = { due: num(h?.s_due), concession: num(h?.s_granted), received: num(h?.s_received) };
+  if (notYet.due !== 0 || notYet.concession !== 0 || notYet.received !== 0) {
+    heads.push({ head: 'not-yet-due', ...notYet, outstanding: notYet.due - notYet.concession - notYet.received });
+  }
   const monthly = { due: sumOf(dueMonths, 'due'), outstanding: sumOf(dueMonths, 'outstanding') };
   const monthTable = (rows: Row[]) => rows.map((m) => ({ month: monthLabel(String(m.key)), ...dueCells(m) }));
   return {
@@ -235,7 +249,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
     summary: [
       { label: 'Monthly fees due till date', value: money(monthly.due), kind: 'money' },
       { label: 'Yearly fees due', value: money(sumOf(heads, 'due')), kind: 'money' },
-      { label: 'Concession till date', value: money(sumOf(dueMonths, 'concession') + yearlyGranted), kind: 'money' },
+      { label: 'Concession till date', value: money(sumOf(dueMonths, 'concession') + sumOf(heads, 'concession')), kind: 'money' },
       { label: 'Outstanding till date', value: money(monthly.outstanding + sumOf(heads, 'outstanding')), kind: 'money', tone: 'bad' },
       ...moneyLines(whole.money),
     ],
@@ -257,7 +271,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       {
         title: 'Yearly fees by head',
         columns: [col('head', 'Fee'), ...dueColumns(RECONCILE.due)],
-        rows: heads.map((x) => ({ head: x.head === 'concessions' ? RECONCILE.yearlyConcessions : x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head as YearlyHead], ...dueCells(x) })),
+        rows: heads.map((x) => ({ head: x.head === 'concessions' ? RECONCILE.yearlyConcessions : x.head === 'not-yet-due' ? RECONCILE.yearlyNotYetDue : x.head === 'misc' ? 'Misc' : HEAD_LABELS[x.head as YearlyHead], ...dueCells(x) })),
         totals: { head: 'Total', ...dueTotals(heads) },
         empty: 'No yearly fees',
       },

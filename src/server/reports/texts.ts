@@ -17,4 +17,6 @@ export const RECONCILE = {
   toCome: 'Still to come',
   /** the line under the yearly heads with the approved concessions on them (issue 16) */
   yearlyConcessions: 'Concessions on yearly fees',
+  /** the line that takes off the parts of yearly fees an instalment plan has not yet made due (decision 0048) */
+  yearlyNotYetDue: 'Parts not yet due (instalment plans)',
 } as const;
