@@ -148,9 +148,9 @@ async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed
   await db.execute(sql`
     delete from student_session_balances b
     where b.school_id = ${schoolId}${scope}${sessionScope}
-      -- NOT EXISTS, not NOT IN: an anti-join the planner can hash and spill. NOT IN over a subquery is
-      -- hashed only while the list fits in work_mem and is otherwise scanned once per row: quadratic
-      -- for a whole school of 60,000 students (a rollover, a rebuild)
+      -- NOT EXISTS, not NOT IN: an anti-join the planner can always hash (NOT IN is hashed only
+      -- while the list fits in work_mem). The scope above is another matter: see decision 0041
+      -- (2026-11-23) on "student_id = any(an array of ids)" with tens of thousands of ids
       and not exists (
         select 1 from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid)
         where x.student_id = b.student_id and x.session_id = b.session_id)`);
