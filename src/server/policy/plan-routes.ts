@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,14 +20,13 @@ import { toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate, sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { lockForManyStudents, refreshBalances, rebuildSchoolBalances } from '../balances/refresh';
+import { rebuildSchoolBalances, refreshClassBalances } from '../balances/refresh';
 import type { Db } from '../db/client';
 import { instalmentPlans } from '../db/schema';
 import { accountFor, loadStudentSession } from '../fees/context';
 import { structureAmounts } from '../fees/queries';
 import { audit } from '../lib/audit';
 import { badRequest, notFound } from '../lib/errors';
-import { rowsOf } from '../lib/sql-rows';
 import { findActiveSession } from '../sessions/queries';
 import { DEFAULT_SCOPE, loadPlans } from './plans';
 
@@ -48,21 +47,13 @@ function resolveScope(raw: string): { stored: string; shown: string } {
   return { stored: className, shown: className };
 }
 
-/** Every student a plan of this scope covers: the whole school for the default, else whoever sits or sat in the class. */
-async function coveredStudents(tx: Db, schoolId: string, stored: string): Promise<string[] | undefined> {
-  if (stored === '') return undefined;
-  const result = await tx.execute(sql`
-    select id from students where school_id = ${schoolId} and lower(class_name) = lower(${stored})
-    union
-    select student_id from student_enrollments where school_id = ${schoolId} and lower(class_name) = lower(${stored})`);
-  return rowsOf<{ id: string }>(result).map((r) => r.id);
-}
-
+/**
+ * Every student a plan of this scope covers, recomputed under the exclusive ledger lock: the whole
+ * school for the default, else whoever sits or sat in the class (as a fee structure's change).
+ */
 async function refreshCovered(tx: Db, schoolId: string, stored: string): Promise<void> {
-  await lockForManyStudents(tx, schoolId);
-  const ids = await coveredStudents(tx, schoolId, stored);
-  if (ids === undefined) await rebuildSchoolBalances(tx, schoolId);
-  else await refreshBalances(tx, { schoolId, studentIds: ids });
+  if (stored === '') await rebuildSchoolBalances(tx, schoolId);
+  else await refreshClassBalances(tx, { schoolId, classNames: [stored] });
 }
 
 export async function planRoutes(fastify: FastifyInstance): Promise<void> {
