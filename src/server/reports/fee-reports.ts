@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { HEAD_LABELS, monthLabel, YEARLY_HEADS, type YearlyHead } from '../../domain/ledger';
 import { monthKeyLabel, monthRangesText } from '../../domain/reports';
 import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-document';
@@ -164,6 +164,22 @@ async function sessionByClass(ctx: ReportContext, session: SessionRow, asOf: str
   return { rows: list, money: { received: sumOf(list, 'received'), advance: sumOf(list, 'advance'), other: sumOf(list, 'other'), arrears: num(a?.amount) } };
 }
 
+/** A yearly head's column in class_fee_structures (the admission fee is stored as the yearly fee). */
+const feeColumn = (h: YearlyHead) => sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`);
+
+/**
+ * Under an instalment plan that splits the yearly heads, the part not yet due (decision 0048): the
+ * split figures less the whole-head figures of the Yearly report, so every column still adds up.
+ */
+function splitYearlyColumns(): SQL {
+  const whole = sql.join(YEARLY_HEADS.map((h) => sql`coalesce(fs.${feeColumn(h)}, 0)`), sql` + `);
+  const got = sql.join(YEARLY_HEADS.map((h) => sql`least(coalesce(pd.${sql.raw(`p_${h}`)}, 0), coalesce(fs.${feeColumn(h)}, 0))`), sql` + `);
+  const split = sql`pos.ysplit_due is not null and pos.first_key <= pos.due_key`;
+  return sql`coalesce(sum(pos.ysplit_due - (${whole})) filter (where ${split}), 0)::text as s_due,
+    coalesce(sum(coalesce(pos.ysplit_granted, 0) - pos.y_granted) filter (where ${split}), 0)::text as s_granted,
+    coalesce(sum(coalesce(pos.ysplit_received, 0) - (${got})) filter (where ${split}), 0)::text as s_received`;
+}
+
 /** Yearly Report: the session month by month (due, concession, received, outstanding) and its yearly fees by head. */
 export async function yearlyReport(ctx: ReportContext, { academicYear }: { academicYear?: string | undefined }): Promise<ReportDocument> {
   const { db, schoolId } = ctx;
@@ -201,7 +217,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
       select
         ${sql.join(
           YEARLY_HEADS.map((h) => {
-            const column = sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`);
+            const column = feeColumn(h);
             const paid = sql.raw(`p_${h}`);
             return sql`coalesce(sum(fs.${column}) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`e_${h}`)},
                        coalesce(sum(least(coalesce(pd.${paid}, 0), coalesce(fs.${column}, 0))) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`c_${h}`)},
@@ -210,16 +226,7 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
           sql`, `,
         )},
         coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted,
-        -- under an instalment plan that splits the yearly heads, the part not yet due (decision 0048):
-        -- the split figures less the whole-head figures above, so every column still adds up
-        ${(() => {
-          const whole = sql.join(YEARLY_HEADS.map((h) => sql`coalesce(fs.${sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`)}, 0)`), sql` + `);
-          const got = sql.join(YEARLY_HEADS.map((h) => sql`least(coalesce(pd.${sql.raw(`p_${h}`)}, 0), coalesce(fs.${sql.raw(`${h === 'admission' ? 'yearly' : h}_fee_paise`)}, 0))`), sql` + `);
-          const split = sql`pos.ysplit_due is not null and pos.first_key <= pos.due_key`;
-          return sql`coalesce(sum(pos.ysplit_due - (${whole})) filter (where ${split}), 0)::text as s_due,
-            coalesce(sum(coalesce(pos.ysplit_granted, 0) - pos.y_granted) filter (where ${split}), 0)::text as s_granted,
-            coalesce(sum(coalesce(pos.ysplit_received, 0) - (${got})) filter (where ${split}), 0)::text as s_received`;
-        })()}
+        ${splitYearlyColumns()}
       from pos
       left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name
       left join paid pd on pd.student_id = pos.id`),
