@@ -6,6 +6,7 @@ import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
 import { rowsOf } from '../lib/sql-rows';
+import { inIds } from '../lib/sql-sets';
 import { loadStructures, type SessionRow, type StudentRow } from '../fees/queries';
 import { academicSessions } from '../db/schema';
 import { and, eq } from 'drizzle-orm';
@@ -51,7 +52,7 @@ export interface BalanceInputs {
 export type StudentSet = readonly string[] | undefined;
 
 const only = (ids: StudentSet, column: string): SQL =>
-  ids === undefined ? sql`` : sql` and ${sql.raw(column)} = any(${`{${ids.join(',')}}`}::uuid[])`;
+  ids === undefined ? sql`` : sql` and ${inIds(sql.raw(column), ids)}`;
 
 export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }): Promise<BalanceInputs> {
   const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows, concessions, plans] = await readTogether(

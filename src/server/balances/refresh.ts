@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
 import { loadBalanceInputs, type StudentSet } from './inputs';
 import { rowsOf } from '../lib/sql-rows';
+import { inIds } from '../lib/sql-sets';
 import { lockSchoolLedger } from '../fees/locks';
 
 export interface BalanceScope {
@@ -142,15 +143,14 @@ function jsonRows(rows: ReadonlyArray<object>, cols: ReadonlyArray<readonly [str
 
 /** One upsert per table over a JSON array (no parameter limit, one round trip), then the stale rows go. */
 async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): Promise<void> {
-  const scope = ids === undefined ? sql`` : sql` and student_id = any(${`{${ids.join(',')}}`}::uuid[])`;
-  const sessionScope = sessionIds ? sql` and session_id = any(${`{${sessionIds.join(',')}}`}::uuid[])` : sql``;
+  const scope = ids === undefined ? sql`` : sql` and ${inIds(sql`student_id`, ids)}`;
+  const sessionScope = sessionIds ? sql` and ${inIds(sql`session_id`, sessionIds)}` : sql``;
   const sessionJson = jsonRows(computed.sessions, SESSION_COLUMNS);
   await db.execute(sql`
     delete from student_session_balances b
     where b.school_id = ${schoolId}${scope}${sessionScope}
       -- NOT EXISTS, not NOT IN: an anti-join the planner can always hash (NOT IN is hashed only
-      -- while the list fits in work_mem). The scope above is another matter: see decision 0041
-      -- (2026-11-23) on "student_id = any(an array of ids)" with tens of thousands of ids
+      -- while the list fits in work_mem); the scope is a hashed semi-join for the same reason (inIds)
       and not exists (
         select 1 from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid)
         where x.student_id = b.student_id and x.session_id = b.session_id)`);

@@ -18,6 +18,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { inIds } from '../lib/sql-sets';
 import { openingArrears } from '../opening/arrears';
 
 export type StudentRow = typeof students.$inferSelect;
@@ -172,7 +173,7 @@ export async function sessionLineTotals(
   { schoolId, sessionId, studentIds }: { schoolId: string; sessionId: string; /** only these students */ studentIds?: readonly string[] },
 ): Promise<Map<string, AccountLine[]>> {
   if (studentIds && studentIds.length === 0) return new Map();
-  const only = studentIds ? sql` and l.student_id = any(${`{${studentIds.join(',')}}`}::uuid[])` : sql``;
+  const only = studentIds ? sql` and ${inIds(sql`l.student_id`, studentIds)}` : sql``;
   const result = await db.execute(sql`
     select l.student_id, l.head, l.period, sum(l.amount_paise)::text as amount, max(l.paid_on)::text as paid_on
     from ${receiptLines} l

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import type { Paise } from '../../domain/money';
 import { academicSessions, auditLog, passouts, previousBalances, receiptLines, receipts, rollCounters, sessionRollovers, studentEnrollments, students } from '../db/schema';
 import { rowsOf } from '../lib/sql-rows';
+import { inIds, notInIds } from '../lib/sql-sets';
 import { outstandingOfMany, recordCarried } from './balances';
 import { lockSchoolLedger } from './locks';
 import type { SessionRow } from './queries';
@@ -285,7 +286,7 @@ export async function undoBlocker(db: Db, { schoolId, rollover, toName }: { scho
   const result = await db.execute(sql`
     select count(*)::int as n from ${studentEnrollments}
     where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid
-      and not (student_id = any(${`{${moved.join(',')}}`}::uuid[]))`);
+      and ${notInIds(sql`student_id`, moved)}`);
   const admitted = Number((rowsOf<{ n: number }>(result)[0] ?? { n: 0 }).n);
   if (admitted > 0) {
     return `${admitted} ${admitted === 1 ? 'student was' : 'students were'} admitted into ${toName} after it started: the start can no longer be undone.`;
@@ -313,8 +314,8 @@ export async function undoRollover(
 ): Promise<{ restored: number }> {
   await lockSchoolLedger(tx, { schoolId });
   const moved = rollover.moved as MovedStudent[];
-  const ids = `{${moved.map((m) => m.id).join(',')}}`;
-  const graduated = `{${moved.filter((m) => m.graduated).map((m) => m.id).join(',')}}`;
+  const ids = moved.map((m) => m.id);
+  const graduated = moved.filter((m) => m.graduated).map((m) => m.id);
   // anyone placed in the new session loses that row, not only the students the start moved
   const placedInNew = rowsOf<{ student_id: string }>(
     await tx.execute(sql`select student_id from student_session_balances where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`),
@@ -329,10 +330,10 @@ export async function undoRollover(
       where s.school_id = ${schoolId} and s.id = m.id`);
     await tx.execute(sql`
       delete from ${passouts} where school_id = ${schoolId} and kind = 'graduated'
-        and session_id = ${rollover.fromSessionId}::uuid and student_id = any(${graduated}::uuid[])`);
+        and session_id = ${rollover.fromSessionId}::uuid and ${inIds(sql`student_id`, graduated)}`);
     await tx.execute(sql`
       delete from ${previousBalances} where school_id = ${schoolId} and session_id = ${rollover.fromSessionId}::uuid
-        and reason in ('rollover', 'graduation') and student_id = any(${ids}::uuid[])`);
+        and reason in ('rollover', 'graduation') and ${inIds(sql`student_id`, ids)}`);
   }
   await tx.execute(sql`delete from ${studentEnrollments} where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`);
   await tx.execute(sql`delete from ${rollCounters} where school_id = ${schoolId} and session_id = ${rollover.toSessionId}::uuid`);

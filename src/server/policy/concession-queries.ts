@@ -1,6 +1,7 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession, ConcessionHead } from '../../domain/concessions';
 import type { Db } from '../db/client';
+import { inIds } from '../lib/sql-sets';
 import { concessions, concessionTypes } from '../db/schema';
 
 /**
@@ -32,7 +33,7 @@ async function approvedRows(db: Db, { schoolId, sessionId, studentIds }: { schoo
   if (sessionId) where.push(eq(concessions.sessionId, sessionId));
   if (studentIds) {
     if (studentIds.length === 0) return [];
-    where.push(inArray(concessions.studentId, [...studentIds]));
+    where.push(inIds(sql`${concessions.studentId}`, studentIds));
   }
   return db
     .select({

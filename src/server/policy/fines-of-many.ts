@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { computeSessionAccount } from '../../domain/fees';
 import { computeLateFine, fineInstalments } from '../../domain/fines';
 import { planSchedule, dueTiming } from '../../domain/instalments';
@@ -7,6 +7,7 @@ import { paise, type Paise } from '../../domain/money';
 import { sessionMonths } from '../../domain/sessions';
 import { loadBalanceInputs } from '../balances/inputs';
 import type { Db } from '../db/client';
+import { inIds } from '../lib/sql-sets';
 import { fineWaivers } from '../db/schema';
 import { structureAmounts, structureFor } from '../fees/queries';
 import { loadLateFineRule } from './fines';
@@ -31,7 +32,7 @@ export async function finesOfMany(
     db
       .select({ studentId: fineWaivers.studentId, sessionId: fineWaivers.sessionId, instalment: fineWaivers.instalment })
       .from(fineWaivers)
-      .where(and(eq(fineWaivers.schoolId, schoolId), eq(fineWaivers.status, 'approved'), inArray(fineWaivers.studentId, ids))),
+      .where(and(eq(fineWaivers.schoolId, schoolId), eq(fineWaivers.status, 'approved'), inIds(sql`${fineWaivers.studentId}`, ids))),
   ]);
   const waived = new Map<string, Set<string>>();
   for (const w of waivers) {

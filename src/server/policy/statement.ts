@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { formatDateIN } from '../../domain/dates';
 import { computeSessionAccount, type SessionAccount } from '../../domain/fees';
 import { computeLateFine, fineInstalments } from '../../domain/fines';
@@ -8,6 +8,7 @@ import { HEAD_LABELS, indiaMonthKey } from '../../domain/ledger';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
+import { inIds } from '../lib/sql-sets';
 import { fineWaivers, schools, studentEnrollments, students } from '../db/schema';
 import { loadStructures, sessionLineTotals, structureAmounts, structureFor, type SessionRow } from '../fees/queries';
 import { drawTable, mm, renderPdf, rupeeText, writeText, contentBox, addPage } from '../lib/pdf';
@@ -81,7 +82,7 @@ export async function loadStatements(
     sessionLineTotals(db, { schoolId, sessionId: session.id }),
     approvedConcessions(db, { schoolId, sessionId: session.id, studentIds: ids }),
     loadLateFineRule(db, schoolId),
-    db.select({ studentId: fineWaivers.studentId, instalment: fineWaivers.instalment }).from(fineWaivers).where(and(eq(fineWaivers.schoolId, schoolId), eq(fineWaivers.sessionId, session.id), eq(fineWaivers.status, 'approved'), inArray(fineWaivers.studentId, ids))),
+    db.select({ studentId: fineWaivers.studentId, instalment: fineWaivers.instalment }).from(fineWaivers).where(and(eq(fineWaivers.schoolId, schoolId), eq(fineWaivers.sessionId, session.id), eq(fineWaivers.status, 'approved'), inIds(sql`${fineWaivers.studentId}`, ids))),
     loadPlans(db, schoolId),
   ]);
   const months = sessionMonths(session.startDate, session.endDate);
