@@ -19,6 +19,8 @@ import type { BenchContext, BenchRow } from './types';
  */
 
 const PORT = Number(process.env.BENCH_CHILD_PORT ?? 5102);
+/** the child's connections name themselves (node-postgres reads PGAPPNAME), so the run can end what they left running */
+const CHILD_APP_NAME = 'ledger-bench-mixed-child';
 
 interface MixSchool {
   token: string;
@@ -63,7 +65,7 @@ async function startChild(ctx: BenchContext): Promise<ChildProcess> {
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...ctx.childEnv, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', WORKERS: '1', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
+    env: { ...process.env, ...ctx.childEnv, PGAPPNAME: CHILD_APP_NAME, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', WORKERS: '1', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
@@ -201,6 +203,9 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    // a statement whose client is gone runs on until it has rows to send: a whole-school report the
+    // load abandoned would otherwise go on loading the machine through the next scenarios
+    await ctx.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${CHILD_APP_NAME}`);
   }
   // every school the scenario wrote to, recomputed from its receipts and compared with the stored balances
   const verified = await Promise.all([...generated, big].map((g) => verifySchoolBalances(ctx.db, g.schoolId)));

@@ -11,15 +11,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createSessionRow } from '../src/server/auth/queries';
 import { MovableClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
+import { verifySchoolBalances } from '../src/server/balances/verify';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../src/server/db/client';
 import { schools, users } from '../src/server/db/schema';
+import { rowsOf } from '../src/server/lib/sql-rows';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
@@ -177,13 +179,37 @@ try {
   for (const file of files) {
     console.log(`\n▶ ${file} (${database.kind})`);
     const module = (await import(path.join(benchDir, file))) as BenchModule;
-    const produced = (await module.run(ctx)).map(judged);
+    const produced = [...(await module.run(ctx)), await ledgerVerified(file.replace('.bench.ts', ''))].map(judged);
     rows.push(...produced);
     for (const r of produced) console.log(`  ${formatRow(r)}`);
   }
 } finally {
   await app.close();
   await cleanup();
+}
+
+/**
+ * Issue 14: verify-ledger passes after every scenario. Every school in the run's database is
+ * recomputed from its receipts (verify-ledger's own function) and compared with its stored balances.
+ */
+async function ledgerVerified(scenario: string): Promise<BenchRow> {
+  const started = performance.now();
+  const schools = rowsOf<{ id: string }>(await database.db.execute(sql`select id from schools order by created_at`));
+  let checked = 0;
+  let differences = 0;
+  for (const { id } of schools) {
+    const result = await verifySchoolBalances(database.db, id);
+    checked += result.rows;
+    differences += result.differences.length;
+  }
+  return {
+    name: `${scenario}: ledger verified after (verify-ledger)`,
+    target: '0 differences',
+    measured: differences,
+    unit: 'differences',
+    met: differences === 0,
+    note: `${checked.toLocaleString('en-IN')} balance rows of ${schools.length} schools recomputed in ${Math.round((performance.now() - started) / 1000)} s`,
+  };
 }
 
 /** Every row with a target says what it measured, in which unit, and whether it passed. */

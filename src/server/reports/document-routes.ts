@@ -7,6 +7,7 @@ import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { FigureCache } from '../lib/figure-cache';
+import { WorkGate } from '../lib/work-gate';
 import { dataVersionKey } from '../stats/versions';
 import { documentCsv, documentXlsx } from './document-exports';
 import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
@@ -109,12 +110,15 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   // CSV downloads, or several people opening the same list, share one build (decision 0011). Never
   // served stale: a build after a change is always waited for.
   const documents = new FigureCache<ReportDocument>(60_000, 8);
+  // whole-school builds read a session's ledger lines: two at a time, so a burst of them never takes
+  // the connections the counter's lookups and saves need (decision 0042)
+  const builds = new WorkGate(2);
 
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
     const make = async (schoolId: string, query: unknown) => {
       const version = `${await dataVersionKey(db, schoolId, Date.now())}|${indiaDate(clock.now())}`;
-      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), async () => build(await contextFor(schoolId), query));
+      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), () => builds.run(async () => build(await contextFor(schoolId), query)));
     };
     app.get(
       `/api/reports/${s.kind}`,
