@@ -11,17 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
 import { createSessionRow } from '../src/server/auth/queries';
 import { MovableClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
-import { verifySchoolBalances } from '../src/server/balances/verify';
+import { verifyAllBalances } from '../src/server/balances/verify';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../src/server/db/client';
 import { schools, users } from '../src/server/db/schema';
-import { rowsOf } from '../src/server/lib/sql-rows';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
@@ -194,21 +193,14 @@ try {
  */
 async function ledgerVerified(scenario: string): Promise<BenchRow> {
   const started = performance.now();
-  const schools = rowsOf<{ id: string }>(await database.db.execute(sql`select id from schools order by created_at`));
-  let checked = 0;
-  let differences = 0;
-  for (const { id } of schools) {
-    const result = await verifySchoolBalances(database.db, id);
-    checked += result.rows;
-    differences += result.differences.length;
-  }
+  const { schools, rows, differences } = await verifyAllBalances(database.db);
   return {
     name: `${scenario}: ledger verified after (verify-ledger)`,
     target: '0 differences',
-    measured: differences,
+    measured: differences.length,
     unit: 'differences',
-    met: differences === 0,
-    note: `${checked.toLocaleString('en-IN')} balance rows of ${schools.length} schools recomputed in ${Math.round((performance.now() - started) / 1000)} s`,
+    met: differences.length === 0,
+    note: `${rows.toLocaleString('en-IN')} balance rows of ${schools} schools recomputed in ${Math.round((performance.now() - started) / 1000)} s`,
   };
 }
 

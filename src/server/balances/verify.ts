@@ -73,3 +73,16 @@ export async function verifySchoolBalances(db: Db, schoolId: string): Promise<{ 
   ];
   return { rows: recomputedSessions.size + recomputedStudents.size, differences };
 }
+
+/** Every school (or the ones named), one after another: what `npm run verify-ledger` and the bench's per-scenario row report. */
+export async function verifyAllBalances(db: Db, only?: readonly string[]): Promise<{ schools: number; rows: number; differences: BalanceDifference[] }> {
+  const schoolIds = only ?? rowsOf<{ id: string }>(await db.execute(sql`select id from schools order by created_at`)).map((r) => r.id);
+  let rows = 0;
+  const differences: BalanceDifference[] = [];
+  for (const schoolId of schoolIds) {
+    const result = await verifySchoolBalances(db, schoolId);
+    rows += result.rows;
+    differences.push(...result.differences);
+  }
+  return { schools: schoolIds.length, rows, differences };
+}

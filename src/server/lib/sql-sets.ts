@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
- * Membership in a list of ids passed as ONE array parameter (no parameter limit, one plan).
+ * Membership in a list of ids passed as ONE array parameter: no parameter limit (drizzle's inArray
+ * binds one per id and PostgreSQL refuses more than 65,535), one plan.
  *
- * Not `column = any($ids::uuid[])`: PostgreSQL hashes `= ANY` only for a constant array, so with a
- * parameter every row is compared with every id in turn. At 60,000 students (180,000 balance rows
- * against 60,000 ids) that ran for over 20 s; a semi-join over `unnest` is hashed and took 175 ms
- * (decision 0041). For one student the planner still walks the index: unnest of a known array is
- * estimated at its length.
+ * A semi-join over `unnest` is hashed whatever the plan. `column = any($ids)` is hashed only when the
+ * planner sees the array as a constant (node-postgres' unnamed statements do); under a generic plan
+ * it is searched linearly for every row (decision 0041). For one student the planner still walks the
+ * index.
  */
 export function inIds(column: SQL, ids: readonly string[]): SQL {
   return sql`${column} in (select unnest(${uuidArray(ids)}::uuid[]))`;
@@ -18,7 +18,7 @@ export function notInIds(column: SQL, ids: readonly string[]): SQL {
   return sql`not exists (select 1 from unnest(${uuidArray(ids)}::uuid[]) as given(id) where given.id = ${column})`;
 }
 
-/** A PostgreSQL array literal of ids; ids are uuids we generated, never user text. */
+/** A PostgreSQL array literal of ids, sent as a parameter (never spliced into the SQL text). */
 function uuidArray(ids: readonly string[]): string {
   return `{${ids.join(',')}}`;
 }

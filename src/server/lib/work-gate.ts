@@ -23,7 +23,7 @@ export class WorkGate {
     }
   }
 
-  /** Running and waiting computations (for tests and health). */
+  /** Running and waiting computations. */
   get load(): { running: number; waiting: number } {
     return { running: this.active, waiting: this.waiting.length };
   }
