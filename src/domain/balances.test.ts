@@ -42,4 +42,23 @@ describe('sessionBalance', () => {
     expect(b.received).toBe(495_000);
     expect(b.extrasReceived).toBe(5_000);
   });
+
+  it('keeps, month by month, what tuition and bus received met of their due and the concessions of recorded months', () => {
+    // June paid whole, July ₹500 short (a concession), August bus only; a ₹200 tuition line for May,
+    // before the student's fees began, meets no due
+    const b = sessionBalance({ ...input, lines: [...input.lines, { head: 'tuition' as const, period: '2026-05', amount: paise(20_000), paidOn: '2026-05-05' }] });
+    const step = (list: number[], k: number) => (list[k] ?? 0) - (k > 0 ? (list[k - 1] ?? 0) : 0);
+    // months: April 0, May 1, June 2, July 3, August 4
+    expect([0, 1, 2, 3, 4].map((k) => step(b.monthlyApplied, k))).toEqual([0, 0, 150_000, 100_000, 40_000]);
+    expect([0, 1, 2, 3, 4].map((k) => step(b.monthlyDiscount, k))).toEqual([0, 0, 0, 50_000, 0]);
+    expect(b.monthlyApplied.at(-1)).toBe(290_000);
+    // admission ₹2,000 of ₹3,000 received, exam nothing
+    expect(b.yearlyApplied).toBe(200_000);
+    // every month of the session: gross due = outstanding + received against it + concessions
+    for (const [k, m] of months.entries()) {
+      const gross = m.key >= '2026-06' ? 190_000 : 0;
+      expect(step(b.monthlyOwed, k) + step(b.monthlyApplied, k) + step(b.monthlyDiscount, k) + step(b.monthlyGranted, k), m.key).toBe(gross);
+    }
+  });
 });
+

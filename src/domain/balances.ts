@@ -49,6 +49,17 @@ export interface SessionBalance {
   monthlyGranted: Paise[];
   /** approved concessions on the yearly heads */
   yearlyGranted: Paise;
+  /**
+   * for the reports' reconciliation at any horizon (decision 0041), running sums like `monthlyOwed`:
+   * what the month's tuition and bus received met of their due (`applied`; what was paid beyond it,
+   * or for a month before the student's fees began, is not counted), and the concessions of recorded
+   * months (the shortfall forgiven plus any approved concession on them). For every month,
+   * gross due = outstanding + applied + discount + granted on unrecorded heads (`monthlyGranted`).
+   */
+  monthlyApplied: Paise[];
+  monthlyDiscount: Paise[];
+  /** what the yearly heads received met of their due, less approved concessions */
+  yearlyApplied: Paise;
   monthlyReceived: Paise;
   yearlyReceived: Paise;
   extrasReceived: Paise;
@@ -62,7 +73,11 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   const startKey = input.feesFrom && input.feesFrom > first ? input.feesFrom : first;
   let running = 0;
   let grantedRunning = 0;
+  let appliedRunning = 0;
+  let discountRunning = 0;
   const monthlyGranted: Paise[] = [];
+  const monthlyApplied: Paise[] = [];
+  const monthlyDiscount: Paise[] = [];
   let tuitionMask = 0;
   let busMask = 0;
   const timing = input.timing ?? null;
@@ -71,8 +86,14 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     // 2^k by multiplication: a session is at most a few dozen months, well inside a safe integer
     if (m.tuition.recorded) tuitionMask += 2 ** k;
     if (m.bus.recorded) busMask += 2 ** k;
-    for (const h of [m.tuition, m.bus]) if (!h.recorded) grantedRunning += h.granted;
+    for (const h of [m.tuition, m.bus]) {
+      appliedRunning += h.applied;
+      if (h.recorded) discountRunning += h.concession + h.granted;
+      else grantedRunning += h.granted;
+    }
     monthlyGranted.push(paise(grantedRunning));
+    monthlyApplied.push(paise(appliedRunning));
+    monthlyDiscount.push(paise(discountRunning));
     return paise(running);
   });
   // under a plan the months counted at horizon k are a prefix of the session (plans collect the
@@ -91,11 +112,13 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   const expected = {} as Record<YearlyHead, Paise>;
   const paid = {} as Record<YearlyHead, Paise>;
   let yearlyGranted = 0;
+  let yearlyApplied = 0;
   for (const head of YEARLY_HEADS) {
     const y = account.yearly.find((p) => p.head === head);
     expected[head] = y?.expected ?? ZERO;
     paid[head] = y?.paid ?? ZERO;
     yearlyGranted += y?.granted ?? 0;
+    yearlyApplied += y?.applied ?? 0;
   }
   return {
     startKey,
@@ -114,6 +137,9 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     monthlyOwed,
     monthlyGranted,
     yearlyGranted: paise(yearlyGranted),
+    monthlyApplied,
+    monthlyDiscount,
+    yearlyApplied: paise(yearlyApplied),
     monthlyReceived: account.monthlyPaid,
     yearlyReceived: account.yearlyPaid,
     extrasReceived: account.extrasPaid,

@@ -40,6 +40,9 @@ export interface SessionBalanceRow {
   monthlyOwed: number[];
   monthlyGranted: number[];
   yearlyGranted: number;
+  monthlyApplied: number[];
+  monthlyDiscount: number[];
+  yearlyApplied: number;
   monthlyReceived: number;
   yearlyReceived: number;
   extrasReceived: number;
@@ -156,6 +159,9 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         monthlyOwed: b.monthlyOwed,
         monthlyGranted: b.monthlyGranted,
         yearlyGranted: b.yearlyGranted,
+        monthlyApplied: b.monthlyApplied,
+        monthlyDiscount: b.monthlyDiscount,
+        yearlyApplied: b.yearlyApplied,
         monthlyReceived: b.monthlyReceived,
         yearlyReceived: b.yearlyReceived,
         extrasReceived: b.extrasReceived,

@@ -5,9 +5,9 @@ import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-doc
 import { sessionMonths } from '../../domain/sessions';
 import { rowsOf } from '../lib/sql-rows';
 import { finesOfMany } from '../policy/fines-of-many';
-import { grantedInMonth, positionsCte, sessionPositionsCte } from '../stats/positions';
+import { grantedInMonth, monthStep, positionsCte, recordedIn, sessionPositionsCte } from '../stats/positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
-import { classRank, isIncome, isLive, isOpeningEntry } from './sql';
+import { classRank, isIncome, isOpeningEntry } from './sql';
 import { arrearsCollected, reconcileCtes } from './reconcile-sql';
 import { RECONCILE } from './texts';
 import type { SessionRow } from '../fees/queries';
@@ -35,26 +35,20 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
   const { db, schoolId } = ctx;
   const session = await sessionContaining(db, { schoolId, monthKey: month });
   const from = `${month}-01`;
+  const key = sql`${month}::text`;
   const classRows = session
     ? rowsOf<Row>(
         await db.execute(sql`
-          with ${sessionPositionsCte(schoolId, session.id, month)},
-          rec as (
-            select l.student_id, coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as t, coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as b
-            from receipt_lines l
-            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.period = ${month} and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
-            group by l.student_id
-          )
+          with ${sessionPositionsCte(schoolId, session.id, month)}
+          -- the month's figures are steps of the running sums the balances store, never the ledger (decision 0041)
           select p.class_name, count(*)::int as students,
-                 count(*) filter (where (coalesce(rec.t, 0) > 0 or p.tuition = 0) and (coalesce(rec.b, 0) > 0 or p.bus = 0) and (coalesce(rec.t, 0) > 0 or coalesce(rec.b, 0) > 0))::int as paid,
+                 count(*) filter (where (${recordedIn(sql`p.t_all`, key)} or p.tuition = 0) and (${recordedIn(sql`p.b_all`, key)} or p.bus = 0)
+                                    and (${recordedIn(sql`p.t_all`, key)} or ${recordedIn(sql`p.b_all`, key)}))::int as paid,
                  sum(p.tuition + p.bus)::text as due,
-                 sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
-                   + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end
-                   + ${grantedInMonth(sql`${month}::text`)})::text as concession,
-                 sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus))::text as received,
-                 sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end
-                   - ${grantedInMonth(sql`${month}::text`)})::text as outstanding
-          from pos p left join rec on rec.student_id = p.id
+                 sum(${monthStep(sql`p.discount_by_month`, key)} + ${grantedInMonth(key)})::text as concession,
+                 sum(${monthStep(sql`p.applied_by_month`, key)})::text as received,
+                 sum(${monthStep(sql`p.owed_by_month`, key)})::text as outstanding
+          from pos p
           where p.due_key >= ${month} and p.start_key <= ${month}
           group by p.class_name
           order by ${classRank(sql`p.class_name`)}`),
@@ -148,7 +142,7 @@ async function sessionByClass(ctx: ReportContext, session: SessionRow, asOf: str
   const [rows, arrears] = await Promise.all([
     db.execute(sql`
       with ${sessionPositionsCte(schoolId, session.id, asOf)},
-      ${reconcileCtes(schoolId)}
+      ${reconcileCtes()}
       select ${group}, count(*)::int as students,
              count(*) filter (where p.status = 'passout')::int as left_school,
              count(*) filter (where p.session_owed > 0)::int as with_dues,
@@ -189,27 +183,16 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
   const [monthRows, headRows, whole] = await Promise.all([
     db.execute(sql`
       with ${sessionPositionsCte(schoolId, session.id, asOf)},
-      months as (select unnest(${keysArray(keys)}::text[]) as key),
-      rec as (
-        select l.student_id, l.period,
-               coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as t,
-               coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as b
-        from receipt_lines l
-        where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
-        group by l.student_id, l.period
-      )
-      -- a month counts for a student up to their horizon; after it, only while the session is open for them (advance)
+      months as (select unnest(${keysArray(keys)}::text[]) as key)
+      -- a month counts for a student up to their horizon; after it, only while the session is open for them (advance);
+      -- each figure is the month's step of a running sum the balances store, never the ledger (decision 0041)
       select m.key, (m.key <= ${asOf}) as is_due,
              coalesce(sum(p.tuition + p.bus), 0)::text as due,
-             coalesce(sum(case when coalesce(rec.t, 0) > 0 then greatest(p.tuition - rec.t, 0) else 0 end
-                        + case when coalesce(rec.b, 0) > 0 then greatest(p.bus - rec.b, 0) else 0 end
-                        + ${grantedInMonth(sql`m.key`)}), 0)::text as concession,
-             coalesce(sum(least(coalesce(rec.t, 0), p.tuition) + least(coalesce(rec.b, 0), p.bus)), 0)::text as received,
-             coalesce(sum(case when coalesce(rec.t, 0) > 0 then 0 else p.tuition end + case when coalesce(rec.b, 0) > 0 then 0 else p.bus end
-                        - ${grantedInMonth(sql`m.key`)}), 0)::text as outstanding
+             coalesce(sum(${monthStep(sql`p.discount_by_month`, sql`m.key`)} + ${grantedInMonth(sql`m.key`)}), 0)::text as concession,
+             coalesce(sum(${monthStep(sql`p.applied_by_month`, sql`m.key`)}), 0)::text as received,
+             coalesce(sum(${monthStep(sql`p.owed_by_month`, sql`m.key`)}), 0)::text as outstanding
       from months m
       join pos p on m.key >= p.start_key and (m.key <= p.due_key or (not p.closed and m.key > ${asOf}))
-      left join rec on rec.student_id = p.id and rec.period = m.key
       group by m.key
       order by m.key`),
     db.execute(sql`

@@ -6,64 +6,39 @@ import { isLive } from './sql';
  * Due − Concession − Received = Outstanding on every row, and Received + Received in advance +
  * Other fees (+ Arrears collected, read separately) is every rupee of the session.
  *
- * Follows `sessionPositionsCte` (it reads its `pos`), and ruling 6 as `computeSessionAccount`
- * states it: a head and month (or a yearly head) of the horizon is *due*; what was received for it,
- * up to its due, is *received*; a recorded monthly head's shortfall is a *concession*; what was
- * received for a month after the horizon (or a yearly head before the session began) is *advance*;
- * everything else of the session (laboratory, sports and other extra heads, anything beyond a
- * head's due, months of a closed session after it was carried) is *other*.
+ * Follows `sessionPositionsCte` (it reads its `pos`) and, like it, reads only the running balances,
+ * never the ledger (decision 0041): at 60,000 students the lines of a session are over a million rows,
+ * and reading them made a class-wise report take a minute under load (decision 0042). The stored
+ * figures are ruling 6's as `computeSessionAccount` states them:
+ * - *due*: every head and month (or yearly head) of the horizon, gross;
+ * - *concession*: recorded months' shortfall forgiven and every approved concession of the horizon;
+ * - *received*: what the horizon's heads received met of their due (`applied`);
+ * - *advance*: what the months after the horizon received met of theirs while the session is open
+ *   for the student, and the yearly heads' before the session began (or their part not yet due
+ *   under an instalment plan that splits them, decision 0048);
+ * - *other*: everything else of the session (laboratory, sports and other extra heads, anything
+ *   paid beyond a head's due, months of a closed session after it was carried).
  *
- * Adds the CTEs `rl` (live lines of the session by student, head and period), `rx` (each with its
- * expected amount and place: due, ahead or other) and `recon` (one row per student of `pos`).
+ * Adds the CTE `recon`: one row per student of `pos`.
  */
-export function reconcileCtes(schoolId: string): SQL {
+export function reconcileCtes(): SQL {
   return sql`
-    rl as (
-      select l.student_id, l.head, l.period, sum(l.amount_paise) as paid
-      from receipt_lines l
-      join pos p on p.id = l.student_id and p.session_id = l.session_id
-      where l.school_id = ${schoolId} and l.session_id = any(array(select distinct session_id from pos where session_id is not null))
-        and l.head not in ('previous_balance', 'opening_balance') and ${isLive(schoolId)}
-      group by l.student_id, l.head, l.period
-    ),
-    rx as (
-      select rl.student_id, rl.head, rl.period, rl.paid,
-             (case rl.head
-                when 'tuition' then p.tuition
-                when 'bus' then p.bus
-                when 'admission' then coalesce(fs.yearly_fee_paise, 0)
-                when 'exam' then coalesce(fs.exam_fee_paise, 0)
-                when 'books' then coalesce(fs.books_fee_paise, 0)
-                when 'uniform' then coalesce(fs.uniform_fee_paise, 0)
-                when 'misc' then coalesce(fs.misc_fee_paise, 0)
-                else 0 end)::bigint as expected,
-             case
-               when rl.head in ('tuition', 'bus') then
-                 case when rl.period >= p.first_key and rl.period <= p.due_key then 'due'
-                      when rl.period > p.due_key and rl.period <= p.last_key and not p.closed then 'ahead'
-                      else 'other' end
-               when rl.head in ('admission', 'exam', 'books', 'uniform', 'misc') then
-                 -- split by an instalment plan: the stored parts say what of them is due (decision 0048)
-                 case when p.ysplit_due is not null then 'split' when p.first_key <= p.due_key then 'due' when not p.closed then 'ahead' else 'other' end
-               else 'other' end as place
-      from rl
-      join pos p on p.id = rl.student_id
-      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(p.class_name) and fs.academic_year = p.session_name
-    ),
     recon as (
-      select p.id as student_id,
-             (p.tuition + p.bus) * p.due_months
-               + case when p.ysplit_due is not null then p.ysplit_due when p.first_key <= p.due_key then p.yearly_total else 0 end as due,
-             coalesce(sum(greatest(rx.expected - rx.paid, 0)) filter (where rx.place = 'due' and rx.head in ('tuition', 'bus') and rx.paid > 0), 0)
-               -- approved concessions (issue 16): unrecorded due months, and yearly heads once due
-               + p.m_granted + case when p.ysplit_granted is not null then p.ysplit_granted when p.first_key <= p.due_key then p.y_granted else 0 end as concession,
-             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place = 'due'), 0) + coalesce(p.ysplit_received, 0) as received,
-             coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('ahead', 'split')), 0) - coalesce(p.ysplit_received, 0) as advance,
-             coalesce(sum(rx.paid), 0)
-               - coalesce(sum(least(rx.paid, rx.expected)) filter (where rx.place in ('due', 'ahead', 'split')), 0) as other
+      select p.id as student_id, x.due, x.concession, x.received, x.advance,
+             p.received - x.received - x.advance as other
       from pos p
-      left join rx on rx.student_id = p.id
-      group by p.id, p.tuition, p.bus, p.due_months, p.first_key, p.due_key, p.yearly_total, p.m_granted, p.y_granted, p.ysplit_due, p.ysplit_granted, p.ysplit_received
+      cross join lateral (
+        select
+          (p.tuition + p.bus) * p.due_months
+            + case when p.ysplit_due is not null then p.ysplit_due when p.first_key <= p.due_key then p.yearly_total else 0 end as due,
+          p.m_discount + p.m_granted
+            + case when p.ysplit_granted is not null then p.ysplit_granted when p.first_key <= p.due_key then p.y_granted else 0 end as concession,
+          p.m_applied
+            + case when p.ysplit_due is not null then coalesce(p.ysplit_received, 0) when p.first_key <= p.due_key then p.y_applied else 0 end as received,
+          case when p.closed then 0 else p.m_applied_all - p.m_applied end
+            + case when p.ysplit_due is not null then p.y_applied - coalesce(p.ysplit_received, 0)
+                   when p.first_key <= p.due_key or p.closed then 0 else p.y_applied end as advance
+      ) x
     )`;
 }
 

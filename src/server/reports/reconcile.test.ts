@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
 import { seedDemoSchool } from '../demo/seed-demo';
 import { client, createTestApp, type TestContext } from '../test/harness';
+import { rowsOf } from '../lib/sql-rows';
+import { classWiseReport, monthlyReport, sessionReport, yearlyReport } from './fee-reports';
 
 /**
  * Issue item 10, "reports reconcile": on every report of the demo school (30 students, the clock at
@@ -153,3 +156,56 @@ describe('every report of the demo school reconciles', () => {
     expect(paise(t.totals!.total)).toBe(paise(stats.pendingFees));
   });
 });
+
+describe('the session reports read the running balances, not the ledger (decision 0041)', () => {
+  it('a figure changed in the stored balance is what the Class-wise, Session, Yearly and Monthly reports show', async () => {
+    const db = ctx.database.db;
+    const [who] = rowsOf<{ id: string; school_id: string }>(await db.execute(sql`select id, school_id from students where name = 'Ruhaan Mir'`));
+    const report = { db, schoolId: who!.school_id, schoolName: 'Reconcile Public School', today: TODAY, generatedAt: ctx.clock.now().toISOString() };
+    const class5 = (doc: ReportDocument, title: string) => {
+      const t = doc.tables.find((x) => x.title.startsWith(title));
+      const row = t?.rows.find((r) => Object.values(r).includes('Class 5'));
+      expect(row, `${doc.title} / ${title}: Class 5`).toBeDefined();
+      return row!;
+    };
+    const november = (doc: ReportDocument) => {
+      const row = doc.tables.flatMap((t) => t.rows).find((r) => r.month === 'November 2026');
+      expect(row, `${doc.title}: November 2026`).toBeDefined();
+      return row!;
+    };
+    const read = async () => {
+      const classWise = await classWiseReport(report, {});
+      const session = await sessionReport(report, {});
+      const yearly = await yearlyReport(report, {});
+      const monthly = await monthlyReport(report, { month: '2026-11' });
+      const monthlyTable = monthly.tables.find((t) => t.columns.some((c) => c.key === 'concession'))!;
+      return {
+        classWise: paise(class5(classWise, classWise.tables[0]!.title).received),
+        classWiseOther: value(classWise, 'Other fees'),
+        session: value(session, 'Received against dues'),
+        yearly: paise(november(yearly).received),
+        yearlyConcession: paise(november(yearly).concession),
+        monthly: paise(class5(monthly, monthlyTable.title).received),
+      };
+    };
+    const before = await read();
+    // ₹1 more received against November's tuition and ₹2 more conceded, written straight into the
+    // stored row (never by the app: verify-ledger would report it). The ledger is unchanged, so a
+    // report that read the receipt lines would not move.
+    const bump = (column: string, paise: number) =>
+      sql.raw(`array(select case when i >= 8 then v + ${paise} else v end from unnest(${column}) with ordinality as t(v, i) order by i)`);
+    await db.execute(sql`
+      update student_session_balances
+      set monthly_applied = ${bump('monthly_applied', 100)}, monthly_discount = ${bump('monthly_discount', 200)}
+      where student_id = ${who!.id} and session_id = (select id from academic_sessions where school_id = ${who!.school_id} and name = ${CURRENT.name})`);
+    const after = await read();
+    expect(after.classWise - before.classWise).toBe(100);
+    expect(after.session - before.session).toBe(100);
+    // what the dues took is no longer "other": the session's money still adds up
+    expect(after.classWiseOther - before.classWiseOther).toBe(-100);
+    expect(after.yearly - before.yearly).toBe(100);
+    expect(after.yearlyConcession - before.yearlyConcession).toBe(200);
+    expect(after.monthly - before.monthly).toBe(100);
+  });
+});
+

@@ -20,8 +20,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * the session recorded for tuition / bus, up to the horizon), received (every live line of the session
  * but arrears payments), monthly_owed, yearly_owed, session_owed, carried_owed (every carried balance
  * and the opening arrears), owed, expected_now (this month's tuition and bus), m_granted (approved
- * concessions on unrecorded monthly heads up to the horizon) and y_granted (on the yearly heads:
- * counted once the session has begun, as reports do); and a CTE `paid`
+ * concessions on unrecorded monthly heads up to the horizon), y_granted (on the yearly heads:
+ * counted once the session has begun, as reports do), m_applied and m_discount (what the monthly heads
+ * received met of their due, and the concessions of recorded months, up to the horizon), m_applied_all
+ * (the first for the whole session), y_applied (the second's yearly counterpart), and the stored running
+ * sums by month owed_by_month, granted_by_month, applied_by_month and discount_by_month; and a CTE `paid`
  * (student_id, p_admission, p_exam, p_books, p_uniform, p_misc, received) for the yearly heads.
  */
 
@@ -32,9 +35,20 @@ const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${
  * step of the cumulative `granted_by_month` at that month. A head already paid carries its
  * concession as the shortfall of what was received, as it always did, so the two never overlap.
  */
-export const grantedInMonth = (key: SQL) => sql`(
-  coalesce(p.granted_by_month[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)} + 1], 0)
-  - coalesce(p.granted_by_month[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)}], 0))`;
+export const grantedInMonth = (key: SQL) => monthStep(sql`p.granted_by_month`, key);
+
+/**
+ * One month's own figure (`key`, a month of the session) from a running sum stored by month of a `pos`
+ * row `p`: its step at that month. `owed_by_month` gives the month's outstanding, `applied_by_month`
+ * what its tuition and bus received met of their due, `discount_by_month` the concessions of its
+ * recorded heads (decision 0041): a month of a report read without the ledger.
+ */
+export const monthStep = (column: SQL, key: SQL) => sql`(
+  coalesce(${column}[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)} + 1], 0)
+  - coalesce(${column}[${monthIndex(key)} - ${monthIndex(sql`p.first_key`)}], 0))`;
+
+/** Whether month `key` of the session has something recorded for tuition (`t_all`) or bus (`b_all`) of a `pos` row `p`. */
+export const recordedIn = (mask: SQL, key: SQL) => sql`((${mask} >> (${monthIndex(key)} - ${monthIndex(sql`p.first_key`)})) & 1 = 1)`;
 
 /** The stored balance's columns every builder selects, `b` the session row and `sb` the student's. */
 const balanceColumns = sql`
@@ -43,6 +57,7 @@ const balanceColumns = sql`
   coalesce(b.tuition_paise, 0)::bigint as tuition, coalesce(b.bus_paise, s.monthly_bus_fee_paise, 0)::bigint as bus,
   coalesce(b.admission_expected + b.exam_expected + b.books_expected + b.uniform_expected + b.misc_expected, 0)::bigint as yearly_total,
   coalesce(b.yearly_owed, 0)::bigint as b_yearly_owed,
+  b.monthly_applied as applied_by_month, b.monthly_discount as discount_by_month, coalesce(b.yearly_applied, 0)::bigint as y_applied,
   b.yearly_owed_by_month as yearly_by_month, b.due_through as due_through,
   b.yearly_due_by_month as ysplit_due_by_month, b.yearly_granted_by_month as ysplit_granted_by_month, b.yearly_received_by_month as ysplit_received_by_month,
   coalesce(b.tuition_mask, 0)::bigint as t_all, coalesce(b.bus_mask, 0)::bigint as b_all,
@@ -108,6 +123,10 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
     ${horizonCtes(asOfMonth, true)}`;
 }
 
+/** A running sum by month of a `base` row `b` picked at its horizon month (`due_idx`): 0 before the session. */
+const atHorizon = (column: SQL) => sql`case when b.due_idx < 0 or ${column} is null or cardinality(${column}) = 0 then 0::bigint
+                  else ${column}[least(b.due_idx, cardinality(${column}) - 1) + 1] end`;
+
 /** base, pos and paid over `placed`: the stored figures picked at the horizon. */
 function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
@@ -138,14 +157,16 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
       select b.*,
              -- the session's months up to the horizon, as bits (a session is far shorter than 62 months)
              case when b.due_idx < 0 then 0::bigint when b.due_idx >= 62 then -1::bigint else (1::bigint << (b.due_idx + 1)) - 1 end as due_bits,
-             case when b.due_idx < 0 or b.owed_by_month is null or cardinality(b.owed_by_month) = 0 then 0::bigint
-                  else b.owed_by_month[least(b.due_idx, cardinality(b.owed_by_month) - 1) + 1] end as monthly_now,
+             ${atHorizon(sql`b.owed_by_month`)} as monthly_now,
              case when b.cal_idx < 0 then 0::bigint
                   when b.yearly_by_month is null or cardinality(b.yearly_by_month) = 0 then b.b_yearly_owed
                   else b.yearly_by_month[least(b.cal_idx, cardinality(b.yearly_by_month) - 1) + 1] end as yearly_due,
-             case when b.due_idx < 0 or b.granted_by_month is null or cardinality(b.granted_by_month) = 0 then 0::bigint
-                  else b.granted_by_month[least(b.due_idx, cardinality(b.granted_by_month) - 1) + 1] end as m_granted,
+             ${atHorizon(sql`b.granted_by_month`)} as m_granted,
              b.b_yearly_granted as y_granted,
+             -- the reconciliation's monthly parts at the horizon, and what the session's months received in all (decision 0041)
+             ${atHorizon(sql`b.applied_by_month`)} as m_applied,
+             ${atHorizon(sql`b.discount_by_month`)} as m_discount,
+             coalesce(b.applied_by_month[cardinality(b.applied_by_month)], 0)::bigint as m_applied_all,
              -- under a plan splitting the yearly heads: their part due, its concessions and what was received against it (null: whole)
              case when b.cal_idx < 0 or b.ysplit_due_by_month is null or cardinality(b.ysplit_due_by_month) = 0 then null::bigint else b.ysplit_due_by_month[least(b.cal_idx, cardinality(b.ysplit_due_by_month) - 1) + 1] end as ysplit_due,
              case when b.cal_idx < 0 or b.ysplit_granted_by_month is null or cardinality(b.ysplit_granted_by_month) = 0 then null::bigint else b.ysplit_granted_by_month[least(b.cal_idx, cardinality(b.ysplit_granted_by_month) - 1) + 1] end as ysplit_granted,

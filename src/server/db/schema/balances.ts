@@ -58,6 +58,14 @@ export const studentSessionBalances = pgTable(
     /** approved concessions (issue 16) on unrecorded monthly heads with month k as the horizon, and on the yearly heads */
     monthlyGranted: bigint('monthly_granted', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
     yearlyGranted: bigint('yearly_granted', { mode: 'number' }).notNull().default(0),
+    /**
+     * the reports' reconciliation without the ledger (decision 0041): running sums by month k of what
+     * tuition and bus received met of their due, and of the concessions of recorded months; and what
+     * the yearly heads received met of theirs
+     */
+    monthlyApplied: bigint('monthly_applied', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    monthlyDiscount: bigint('monthly_discount', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    yearlyApplied: bigint('yearly_applied', { mode: 'number' }).notNull().default(0),
     monthlyReceived: bigint('monthly_received', { mode: 'number' }).notNull(),
     yearlyReceived: bigint('yearly_received', { mode: 'number' }).notNull(),
     extrasReceived: bigint('extras_received', { mode: 'number' }).notNull(),
