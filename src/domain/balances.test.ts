@@ -52,6 +52,9 @@ describe('sessionBalance', () => {
     expect([0, 1, 2, 3, 4].map((k) => step(b.monthlyApplied, k))).toEqual([0, 0, 150_000, 100_000, 40_000]);
     expect([0, 1, 2, 3, 4].map((k) => step(b.monthlyDiscount, k))).toEqual([0, 0, 0, 50_000, 0]);
     expect(b.monthlyApplied.at(-1)).toBe(290_000);
+    // what was paid naming each month, the May line too (the dashboard's collection by month)
+    expect([0, 1, 2, 3, 4].map((k) => step(b.monthlyPaid, k))).toEqual([0, 20_000, 150_000, 100_000, 40_000]);
+    expect(b.busPaid).toBe(40_000);
     // admission ₹2,000 of ₹3,000 received, exam nothing
     expect(b.yearlyApplied).toBe(200_000);
     // every month of the session: gross due = outstanding + received against it + concessions

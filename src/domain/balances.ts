@@ -60,6 +60,10 @@ export interface SessionBalance {
   monthlyDiscount: Paise[];
   /** what the yearly heads received met of their due, less approved concessions */
   yearlyApplied: Paise;
+  /** what was paid for tuition and bus naming month k, running sum like `monthlyOwed`: the dashboard's collection by month */
+  monthlyPaid: Paise[];
+  /** every bus line of the session, whatever month it names */
+  busPaid: Paise;
   monthlyReceived: Paise;
   yearlyReceived: Paise;
   extrasReceived: Paise;
@@ -75,6 +79,8 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
   let grantedRunning = 0;
   let appliedRunning = 0;
   let discountRunning = 0;
+  let paidRunning = 0;
+  const monthlyPaid: Paise[] = [];
   const monthlyGranted: Paise[] = [];
   const monthlyApplied: Paise[] = [];
   const monthlyDiscount: Paise[] = [];
@@ -94,6 +100,8 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     monthlyGranted.push(paise(grantedRunning));
     monthlyApplied.push(paise(appliedRunning));
     monthlyDiscount.push(paise(discountRunning));
+    paidRunning += m.tuition.paid + m.bus.paid;
+    monthlyPaid.push(paise(paidRunning));
     return paise(running);
   });
   // under a plan the months counted at horizon k are a prefix of the session (plans collect the
@@ -140,6 +148,8 @@ export function sessionBalance(input: Omit<SessionAccountInput, 'asOfMonth'>): S
     monthlyApplied,
     monthlyDiscount,
     yearlyApplied: paise(yearlyApplied),
+    monthlyPaid,
+    busPaid: paise(input.lines.reduce((t, l) => (l.head === 'bus' ? t + l.amount : t), 0)),
     monthlyReceived: account.monthlyPaid,
     yearlyReceived: account.yearlyPaid,
     extrasReceived: account.extrasPaid,

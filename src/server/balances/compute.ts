@@ -43,6 +43,8 @@ export interface SessionBalanceRow {
   monthlyApplied: number[];
   monthlyDiscount: number[];
   yearlyApplied: number;
+  monthlyPaid: number[];
+  busPaid: number;
   monthlyReceived: number;
   yearlyReceived: number;
   extrasReceived: number;
@@ -162,6 +164,8 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         monthlyApplied: b.monthlyApplied,
         monthlyDiscount: b.monthlyDiscount,
         yearlyApplied: b.yearlyApplied,
+        monthlyPaid: b.monthlyPaid,
+        busPaid: b.busPaid,
         monthlyReceived: b.monthlyReceived,
         yearlyReceived: b.yearlyReceived,
         extrasReceived: b.extrasReceived,

@@ -107,6 +107,8 @@ const SESSION_COLUMNS = [
   ['monthly_applied', 'bigint[]'],
   ['monthly_discount', 'bigint[]'],
   ['yearly_applied', 'bigint'],
+  ['monthly_paid', 'bigint[]'],
+  ['bus_paid', 'bigint'],
   ['monthly_received', 'bigint'],
   ['yearly_received', 'bigint'],
   ['extras_received', 'bigint'],

@@ -6,8 +6,8 @@ import { monthBounds, previousMonthKey } from '../../domain/reports';
 import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { isIncome, isLive } from '../reports/sql';
-import { positionsCte } from './positions';
+import { isIncome } from '../reports/sql';
+import { monthStep, positionsCte } from './positions';
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const p = (v: unknown): Paise => paise(n(v));
@@ -75,10 +75,12 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
         -- ruling 27: receipts paid from credit bring no money (it was counted when it arrived, as credit); refunds give it back
         ((select coalesce(sum(total_paise), 0) from receipts where school_id = ${schoolId} and status = 'live' and payment_mode <> 'credit' and source <> 'opening')
           + (select coalesce(sum(amount_paise) filter (where kind <> 'applied'), 0) from student_credit_entries where school_id = ${schoolId}))::text as total_revenue,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-          where l.school_id = ${schoolId} and l.head = 'bus' and l.session_id = ${session.id ?? sql`null`}::uuid and ${isLive(schoolId)})::text as bus_revenue,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-          where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.period = ${currentMonth} and ${isLive(schoolId)})::text as month_collected,
+        -- the session's bus lines and the month's tuition and bus lines, from the running balances (decision 0041)
+        (select coalesce(sum(bus_paid), 0) from student_session_balances
+          where school_id = ${schoolId} and session_id = ${session.id ?? sql`null`}::uuid)::text as bus_revenue,
+        (select coalesce(sum(${monthStep(sql`p.monthly_paid`, sql`${currentMonth}::text`)}), 0) from student_session_balances p
+          where p.school_id = ${schoolId} and p.session_id in (
+            select id from academic_sessions where school_id = ${schoolId} and to_char(start_date, 'YYYY-MM') <= ${currentMonth} and to_char(end_date, 'YYYY-MM') >= ${currentMonth}))::text as month_collected,
         (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
           where l.school_id = ${schoolId} and l.paid_on between ${month.from}::date and ${month.to}::date and ${isIncome(schoolId)})::text as month_income`),
     paidForMonth(db, { schoolId, monthKey: lastMonth }),
@@ -167,15 +169,17 @@ export async function chartData(db: Db, { schoolId, today }: { schoolId: string;
           expected as (
             select coalesce(sum(tuition + bus) filter (where not closed and session_id = ${session.id}::uuid), 0) as per_month from pos
           ),
+          -- what the month's tuition and bus lines brought, from the running sums by month of the balances (decision 0041)
           collected as (
-            select l.period, sum(l.amount_paise) as amount
-            from receipt_lines l
-            where l.school_id = ${schoolId} and l.session_id = ${session.id}::uuid and l.head in ('tuition', 'bus') and ${isLive(schoolId)}
-            group by l.period
+            select u.i, sum(u.v) as running
+            from student_session_balances b cross join lateral unnest(b.monthly_paid) with ordinality as u(v, i)
+            where b.school_id = ${schoolId} and b.session_id = ${session.id}::uuid
+            group by u.i
           )
-          select k.key, (select per_month from expected)::text as expected, coalesce(c.amount, 0)::text as collected
-          from unnest(${`{${keys.join(',')}}`}::text[]) as k(key)
-          left join collected c on c.period = k.key
+          select k.key, (select per_month from expected)::text as expected, (coalesce(c.running, 0) - coalesce(c0.running, 0))::text as collected
+          from unnest(${`{${keys.join(',')}}`}::text[]) with ordinality as k(key, i)
+          left join collected c on c.i = k.i
+          left join collected c0 on c0.i = k.i - 1
           order by k.key`)
       : Promise.resolve({ rows: [] }),
     db.execute(sql`

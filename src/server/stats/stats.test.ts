@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schools } from '../db/schema';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from '../reports/test-school';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { chartData, schoolStats } from './queries';
 
 let ctx: TestContext;
 let fx: FixtureSchool;
@@ -123,3 +124,29 @@ describe('GET /api/stats/school', () => {
     expect((await client(ctx.app).get('/api/stats/school')).statusCode).toBe(401);
   });
 });
+
+describe('the dashboard reads the running balances, not the ledger (decision 0041)', () => {
+  it('a figure changed in the stored balance is what the bus revenue, this month\'s collection and the chart show', async () => {
+    const db = ctx.database.db;
+    const at = { schoolId: fx.schoolId, today: '2026-11-22' };
+    const read = async () => {
+      const stats = await schoolStats(db, at);
+      const charts = await chartData(db, at);
+      return { bus: stats.currentSessionBusRevenue, month: stats.currentMonthCollected, chart: charts.months.map((m) => m.collected) };
+    };
+    const before = await read();
+    // ₹3 more bus and ₹5 more for November (month 7 of the session: 1-based index 8 onward of the
+    // running sum) written straight into Aarav's stored row; the ledger is unchanged, so figures
+    // read from the receipt lines would not move
+    await db.execute(sql`
+      update student_session_balances
+      set bus_paid = bus_paid + 300,
+          monthly_paid = array(select case when i >= 8 then v + 500 else v end from unnest(monthly_paid) with ordinality as t(v, i) order by i)
+      where school_id = ${fx.schoolId} and student_id = ${fx.students.aarav.id} and session_id = ${fx.session.id}`);
+    const after = await read();
+    expect(after.bus - before.bus).toBe(300);
+    expect(after.month - before.month).toBe(500);
+    expect(after.chart.map((v, k) => v - before.chart[k]!)).toEqual([0, 0, 0, 0, 0, 0, 0, 500, 0, 0, 0, 0]);
+  });
+});
+

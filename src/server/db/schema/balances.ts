@@ -66,6 +66,9 @@ export const studentSessionBalances = pgTable(
     monthlyApplied: bigint('monthly_applied', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
     monthlyDiscount: bigint('monthly_discount', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
     yearlyApplied: bigint('yearly_applied', { mode: 'number' }).notNull().default(0),
+    /** the dashboard's collection without the ledger: what tuition and bus lines naming month k brought (running sum), and every bus line of the session */
+    monthlyPaid: bigint('monthly_paid', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    busPaid: bigint('bus_paid', { mode: 'number' }).notNull().default(0),
     monthlyReceived: bigint('monthly_received', { mode: 'number' }).notNull(),
     yearlyReceived: bigint('yearly_received', { mode: 'number' }).notNull(),
     extrasReceived: bigint('extras_received', { mode: 'number' }).notNull(),
