@@ -146,31 +146,45 @@ function jsonRows(rows: ReadonlyArray<object>, cols: ReadonlyArray<readonly [str
   );
 }
 
-/** One upsert per table over a JSON array (no parameter limit, one round trip), then the stale rows go. */
+/**
+ * Rows per upsert statement: a whole school's rollover refreshes 180,000 session rows at 60,000
+ * students, over 250 MB as one JSON array, past jsonb's limit (and a string that size in Node). In
+ * chunks of this size each statement carries a few megabytes, all in the caller's transaction.
+ */
+export const WRITE_CHUNK = 5_000;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) out.push(rows.slice(i, i + WRITE_CHUNK));
+  return out;
+}
+
+/** Upserts in chunks over JSON arrays (no parameter limit, a few round trips), then the stale rows go. */
 async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): Promise<void> {
   const scope = ids === undefined ? sql`` : sql` and ${inIds(sql`student_id`, ids)}`;
   const sessionScope = sessionIds ? sql` and ${inIds(sql`session_id`, sessionIds)}` : sql``;
-  const sessionJson = jsonRows(computed.sessions, SESSION_COLUMNS);
+  // the rows that stay, as two parallel arrays (a uuid is 37 bytes of text: 180,000 pairs are 13 MB)
+  const keep = { students: `{${computed.sessions.map((r) => r.studentId).join(',')}}`, sessions: `{${computed.sessions.map((r) => r.sessionId).join(',')}}` };
   await db.execute(sql`
     delete from student_session_balances b
     where b.school_id = ${schoolId}${scope}${sessionScope}
       -- NOT EXISTS, not NOT IN: an anti-join the planner can always hash (NOT IN is hashed only
       -- while the list fits in work_mem); the scope is a hashed semi-join for the same reason (inIds)
       and not exists (
-        select 1 from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid)
+        select 1 from unnest(${keep.students}::uuid[], ${keep.sessions}::uuid[]) as x(student_id, session_id)
         where x.student_id = b.student_id and x.session_id = b.session_id)`);
-  if (computed.sessions.length > 0) {
+  for (const part of chunks(computed.sessions)) {
     await db.execute(sql`
       insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from jsonb_to_recordset(${sessionJson}::jsonb) as x(student_id uuid, session_id uuid, ${sql.raw(typed(SESSION_COLUMNS))})
+      from jsonb_to_recordset(${jsonRows(part, SESSION_COLUMNS)}::jsonb) as x(student_id uuid, session_id uuid, ${sql.raw(typed(SESSION_COLUMNS))})
       on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`);
   }
-  if (computed.students.length > 0) {
+  for (const part of chunks(computed.students)) {
     await db.execute(sql`
       insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from jsonb_to_recordset(${jsonRows(computed.students, STUDENT_COLUMNS)}::jsonb) as x(student_id uuid, ${sql.raw(typed(STUDENT_COLUMNS))})
+      from jsonb_to_recordset(${jsonRows(part, STUDENT_COLUMNS)}::jsonb) as x(student_id uuid, ${sql.raw(typed(STUDENT_COLUMNS))})
       on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`);
   }
   // a deleted student's rows go with them (cascade); a student row with no student left cannot exist
