@@ -6,6 +6,7 @@ import { REPORT_TITLES, reportDocumentSchema, type ReportDocument, type ReportKi
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
+import { HttpError } from '../lib/errors';
 import { FigureCache } from '../lib/figure-cache';
 import { WorkGate } from '../lib/work-gate';
 import { dataVersionKey } from '../stats/versions';
@@ -14,6 +15,7 @@ import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, ses
 import { schoolNameOf } from './financial-routes';
 import { dayBookReport, incomeExpenseReport } from './money-reports';
 import type { ReportContext } from './report-context';
+import { BUILD } from './texts';
 
 const tags = ['reports'];
 const security = [{ bearer: [] }];
@@ -95,6 +97,26 @@ const SPECS = [
   }),
 ];
 
+/** Builds at once per process; the rest wait their turn (decision 0042). */
+const BUILDS_AT_ONCE = 2;
+
+/**
+ * Aborts when the client closes the request before its answer was sent. The response's 'close'
+ * also comes after a finished answer (and the request's 'close' after every answer), so only a
+ * response closed before it finished counts; one already closed when asked counts at once.
+ */
+function whenClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  // nginx's 499, "client closed request": nobody reads it, and the error handler neither logs it nor counts a 5xx
+  const leave = () => {
+    if (!res.writableFinished) controller.abort(new HttpError(499, BUILD.clientGone));
+  };
+  if (res.destroyed) leave();
+  else res.once('close', leave);
+  return controller.signal;
+}
+
 export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
@@ -111,14 +133,16 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   // served stale: a build after a change is always waited for.
   const documents = new FigureCache<ReportDocument>(60_000, 8);
   // whole-school builds read a session's ledger lines: two at a time, so a burst of them never takes
-  // the connections the counter's lookups and saves need (decision 0042)
-  const builds = new WorkGate(2);
+  // the connections the counter's lookups and saves need (decision 0042). A build whose every
+  // requester has gone leaves the queue (FigureCache aborts its signal) and never starts.
+  const builds = new WorkGate(BUILDS_AT_ONCE);
 
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
-    const make = async (schoolId: string, query: unknown) => {
+    const make = async (schoolId: string, query: unknown, gone: AbortSignal) => {
       const version = `${await dataVersionKey(db, schoolId, Date.now())}|${indiaDate(clock.now())}`;
-      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), () => builds.run(async () => build(await contextFor(schoolId), query)));
+      const compute = (abandoned: AbortSignal) => builds.run(async () => build(await contextFor(schoolId), query), abandoned);
+      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), compute, gone);
     };
     app.get(
       `/api/reports/${s.kind}`,
@@ -127,7 +151,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
         config: { permission: 'reports.view' },
         schema: { tags, summary: s.summary, description: s.description, security, querystring: s.query, response: { 200: reportDocumentSchema, 400: errorDto } },
       },
-      async (request) => make(schoolIdOf(request), request.query),
+      async (request, reply) => make(schoolIdOf(request), request.query, whenClientLeaves(reply)),
     );
     for (const ext of ['xlsx', 'csv'] as const) {
       app.get(
@@ -146,7 +170,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
           },
         },
         async (request, reply: FastifyReply) => {
-          const doc = await make(schoolIdOf(request), request.query);
+          const doc = await make(schoolIdOf(request), request.query, whenClientLeaves(reply));
           reply
             .header('content-disposition', `attachment; filename="${fileName(doc, ext)}"`)
             .header('cache-control', 'no-store')
