@@ -4,14 +4,18 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument } from '../../domain/report-document';
+import { boundedReadsBeside } from '../db/client';
+import { pgCode } from '../lib/pg-errors';
 import { rowsOf } from '../lib/sql-rows';
 import { withDatabase } from '../test/global-setup';
 import { createTestApp, type TestContext } from '../test/harness';
 import { buildFixtureSchool, NOW, type FixtureSchool } from './test-school';
+import { BUILD } from './texts';
 
 /**
  * How report documents are built under load (decision 0042): a build whose every requester has
- * gone never starts. The cases that need several connections at once run on PostgreSQL only.
+ * gone never starts, and a build's statement that PostgreSQL ends is answered 503, never 500.
+ * The cases that need several connections at once run on PostgreSQL only.
  */
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -108,5 +112,56 @@ describe('report builds whose requesters leave', () => {
       await holder.end();
       await admin.end();
     }
+  });
+});
+
+describe('report builds that PostgreSQL stops', () => {
+  it.skipIf(!onPostgres)('a build whose statement is ended answers 503 with a message to show, and the next request builds again', async () => {
+    const admin = await adminClient();
+    const holder = await adminClient();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table expenses in access exclusive mode');
+      const stopped = fx.school.api.get('/api/reports/income-expense');
+      // its two reads of expenses, each on a connection of the report pool
+      await expect.poll(() => waitingOnLock(admin), { timeout: 10_000 }).toHaveLength(2);
+      // what the report pool's statement timeout does after a minute (error 57014), done at once
+      for (const pid of await waitingOnLock(admin)) await admin.query('select pg_cancel_backend($1)', [pid]);
+      const res = await stopped;
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ error: BUILD.tooLong });
+      await holder.query('rollback');
+      const again = await fx.school.api.get('/api/reports/income-expense');
+      expect(again.statusCode).toBe(200);
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      await holder.end();
+      await admin.end();
+    }
+    expect(logLines.join('')).not.toContain('unhandled error');
+  });
+
+  it.skipIf(!onPostgres)('the report pool is a pool of its own whose statements PostgreSQL ends after its timeout', async () => {
+    const reads = boundedReadsBeside(ctx.database.db, { max: 1, statementTimeoutMs: 200 });
+    try {
+      expect(reads.db).not.toBe(ctx.database.db);
+      const [row] = rowsOf<{ statement_timeout: string }>(await reads.db.execute(sql`show statement_timeout`));
+      expect(row!.statement_timeout).toBe('200ms');
+      const error = await reads.db.execute(sql`select pg_sleep(2)`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(pgCode(error)).toBe('57014');
+      // the app's own pool has no such limit
+      const [main] = rowsOf<{ statement_timeout: string }>(await ctx.database.db.execute(sql`show statement_timeout`));
+      expect(main!.statement_timeout).toBe('0');
+    } finally {
+      await reads.close();
+    }
+  });
+
+  it.skipIf(onPostgres)('on the embedded database report builds read through the one database as before', () => {
+    const reads = boundedReadsBeside(ctx.database.db, { max: 1, statementTimeoutMs: 200 });
+    expect(reads.db).toBe(ctx.database.db);
   });
 });
