@@ -62,7 +62,32 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // bigint columns (counts, sums) come back as strings from node-postgres; amounts are parsed
   // explicitly where read, so the default is kept.
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  pooledUrls.set(db, url);
   return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+/** Where each PostgreSQL database handle made by openPostgres connects, for the pools beside it. */
+const pooledUrls = new WeakMap<Db, string>();
+
+export interface BoundedReads {
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Long whole-school reads (report builds) on a small pool of their own beside `db`'s, whose every
+ * statement PostgreSQL ends after `statementTimeoutMs` (error 57014): they can neither take the
+ * connections the counter's routes need nor hold one without bound (decision 0042). A
+ * `statement_timeout` in the connection's settings, not `SET LOCAL` in a transaction, so that a
+ * builder's independent reads still run at once, each on its own connection. On PGlite (one
+ * connection, this process alone, no statement timeout) and for any other handle: `db` itself.
+ */
+export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: number; statementTimeoutMs: number }): BoundedReads {
+  const url = pooledUrls.get(db);
+  if (!url) return { db, close: async () => {} };
+  const pool = new pg.Pool({ connectionString: url, max, statement_timeout: statementTimeoutMs });
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection of the report pool: ${error.message}`));
+  return { db: drizzlePg(pool, { schema }) as unknown as Db, close: () => pool.end() };
 }
 
 export async function migrateDatabase(database: Database, folder = migrationsFolder): Promise<void> {

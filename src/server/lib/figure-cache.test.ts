@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FigureCache } from './figure-cache';
+import { WorkGate } from './work-gate';
 
 const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
@@ -85,5 +86,124 @@ describe('FigureCache', () => {
     expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
     expect(runs).toBe(1);
     expect(await cache.get('s', 'k', 1, () => later('ok', 1))).toBe('ok');
+  });
+
+  describe('requests that go away', () => {
+    const gone = () => new Error('the client went away');
+    // a build behind a gate whose one slot is taken, as report documents are built (decision 0042)
+    const gated = () => {
+      const gate = new WorkGate(1);
+      let release!: () => void;
+      const busy = gate.run(() => new Promise<void>((r) => (release = r)));
+      let builds = 0;
+      const build = (value: string) => (signal: AbortSignal) => gate.run(async () => `${value} ${(builds += 1)}`, signal);
+      return { gate, build, free: () => (release(), busy), builds: () => builds };
+    };
+
+    it('two requesters share a build; when one leaves, the build still runs for the other', async () => {
+      const cache = new FigureCache<string>();
+      const { gate, build, free, builds } = gated();
+      const a = new AbortController();
+      const b = new AbortController();
+      const first = cache.get('s', 'k', 0, build('doc'), a.signal);
+      const second = cache.get('s', 'k', 0, build('doc'), b.signal);
+      await later(null, 1);
+      expect(gate.load).toEqual({ running: 1, waiting: 1 });
+      a.abort(gone());
+      await expect(first).rejects.toThrow('the client went away');
+      expect(gate.load).toEqual({ running: 1, waiting: 1 });
+      await free();
+      expect(await second).toBe('doc 1');
+      expect(builds()).toBe(1);
+      expect(await cache.get('s', 'k', 1, build('never'))).toBe('doc 1');
+    });
+
+    it('when every requester has left, the build leaves the gate before it starts, and the next request builds again', async () => {
+      const cache = new FigureCache<string>();
+      const { gate, build, free, builds } = gated();
+      const a = new AbortController();
+      const b = new AbortController();
+      const first = cache.get('s', 'k', 0, build('doc'), a.signal);
+      const second = cache.get('s', 'k', 0, build('doc'), b.signal);
+      await later(null, 1);
+      a.abort(gone());
+      b.abort(gone());
+      await expect(Promise.allSettled([first, second])).resolves.toMatchObject([{ status: 'rejected' }, { status: 'rejected' }]);
+      await later(null, 1);
+      expect(gate.load).toEqual({ running: 1, waiting: 0 });
+      expect(cache.inFlight).toBe(0);
+      // not poisoned: the next request is not given the abandoned build's abort
+      const third = cache.get('s', 'k', 2, build('doc'));
+      await free();
+      expect(await third).toBe('doc 1');
+      expect(builds()).toBe(1);
+    });
+
+    it('a request arriving just after the last one left does not join the abandoned build', async () => {
+      const cache = new FigureCache<string>();
+      const { build, free, builds } = gated();
+      const a = new AbortController();
+      const first = cache.get('s', 'k', 0, build('doc'), a.signal);
+      a.abort(gone());
+      // in the same turn: the abandoned build has not yet been taken out of the gate's queue
+      const next = cache.get('s', 'k', 0, build('doc'));
+      await expect(first).rejects.toThrow('the client went away');
+      await free();
+      expect(await next).toBe('doc 1');
+      expect(builds()).toBe(1);
+    });
+
+    it('a build that had already started when its requesters left is finished and kept for the next request', async () => {
+      const cache = new FigureCache<string>();
+      let runs = 0;
+      const slow = () => later(`doc ${(runs += 1)}`, 20);
+      const a = new AbortController();
+      const first = cache.get('s', 'k', 0, slow, a.signal);
+      await later(null, 5);
+      a.abort(gone());
+      await expect(first).rejects.toThrow('the client went away');
+      // it cannot be stopped, so the next one waits for it (one at a time) and takes what it made
+      expect(await cache.get('s', 'k', 1, slow)).toBe('doc 1');
+      expect(runs).toBe(1);
+    });
+
+    it('a waiting next build whose requesters all left is dropped; a later request makes a new one', async () => {
+      const cache = new FigureCache<string>();
+      let runs = 0;
+      const compute = (value: string) => () => later(`${value} ${(runs += 1)}`, 20);
+      const before = cache.get('s', 'v1', 0, compute('v1'));
+      await later(null, 1);
+      const a = new AbortController();
+      const left = cache.get('s', 'v2', 1, compute('v2'), a.signal);
+      a.abort(gone());
+      await expect(left).rejects.toThrow('the client went away');
+      expect(cache.inFlight).toBe(1);
+      const after = cache.get('s', 'v3', 2, compute('v3'));
+      expect(await before).toBe('v1 1');
+      expect(await after).toBe('v3 2');
+      expect(runs).toBe(2);
+    });
+
+    it('a requester without a signal keeps the build whoever else leaves', async () => {
+      const cache = new FigureCache<string>();
+      const { build, free } = gated();
+      const a = new AbortController();
+      const leaving = cache.get('s', 'k', 0, build('doc'), a.signal);
+      const staying = cache.get('s', 'k', 0, build('doc'));
+      a.abort(gone());
+      await expect(leaving).rejects.toThrow('the client went away');
+      await free();
+      expect(await staying).toBe('doc 1');
+    });
+
+    it('an already aborted request is refused without computing', async () => {
+      const cache = new FigureCache<string>();
+      const a = new AbortController();
+      a.abort(gone());
+      let runs = 0;
+      await expect(cache.get('s', 'k', 0, async () => `x ${(runs += 1)}`, a.signal)).rejects.toThrow('the client went away');
+      expect(runs).toBe(0);
+      expect(cache.inFlight).toBe(0);
+    });
   });
 });

@@ -14,6 +14,11 @@
  * - Never stale (issue 14): after a write, every request waits for figures computed after it,
  *   however long they take. Whole-school figures read the running balances (decision 0041), so
  *   that wait is short; there is no serving of the previous figures meanwhile.
+ * - A request may bring a signal that aborts when its asker has gone (the HTTP client closed). It
+ *   stops waiting at once; when every request sharing a computation has gone, the computation's own
+ *   signal aborts, so a computation still waiting for its turn (WorkGate) never starts. An abandoned
+ *   computation is never joined: the next request computes again, after it (one at a time), unless
+ *   it finished anyway with figures the request can take (decision 0042).
  */
 
 interface Settled<T> {
@@ -22,11 +27,19 @@ interface Settled<T> {
   value: T;
 }
 
+type Compute<T> = (signal: AbortSignal) => Promise<T>;
+
 interface Flight<T> {
   key: string;
   at: number;
-  compute: () => Promise<T>;
+  compute: Compute<T>;
   promise: Promise<T>;
+  /** aborts when every request that joined has gone */
+  controller: AbortController;
+  /** requests still waiting for it that can leave */
+  present: number;
+  /** a request without a signal joined: it is never abandoned */
+  kept: boolean;
 }
 
 interface Slot<T> {
@@ -37,6 +50,7 @@ interface Slot<T> {
 }
 
 const ignore = () => undefined;
+const abandoned = <T>(flight: Flight<T> | undefined) => flight?.controller.signal.aborted === true;
 
 export class FigureCache<T> {
   private readonly slots = new Map<string, Slot<T>>();
@@ -46,13 +60,16 @@ export class FigureCache<T> {
     private readonly maxEntries = 500,
   ) {}
 
-  /** `now` is the app clock's time in ms (the age limit); `key` was read before this call. */
-  get(id: string, key: string, now: number, compute: () => Promise<T>): Promise<T> {
+  /**
+   * `now` is the app clock's time in ms (the age limit); `key` was read before this call. `signal`
+   * aborts when the asker has gone: the returned promise then rejects with its reason.
+   */
+  get(id: string, key: string, now: number, compute: Compute<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const slot = this.slots.get(id) ?? this.add(id);
-    const settled = slot.settled;
-    const fresh = settled !== undefined && now - settled.at < this.maxAgeMs;
-    if (settled && fresh && settled.key === key) return Promise.resolve(settled.value);
-    return this.flight(id, slot, key, now, compute);
+    const settled = this.usable(slot, key, now);
+    if (settled) return Promise.resolve(settled.value);
+    return this.join(slot, this.flight(id, slot, key, now, compute), signal);
   }
 
   /** How many computations are running or waiting to run (for tests and health). */
@@ -62,44 +79,88 @@ export class FigureCache<T> {
     return n;
   }
 
-  private flight(id: string, slot: Slot<T>, key: string, now: number, compute: () => Promise<T>): Promise<T> {
-    if (slot.running?.key === key) return slot.running.promise;
+  private usable(slot: Slot<T>, key: string, now: number): Settled<T> | undefined {
+    const settled = slot.settled;
+    return settled && now - settled.at < this.maxAgeMs && settled.key === key ? settled : undefined;
+  }
+
+  private flight(id: string, slot: Slot<T>, key: string, now: number, compute: Compute<T>): Flight<T> {
+    const running = abandoned(slot.running) ? undefined : slot.running;
+    if (running?.key === key) return running;
     if (slot.next) {
       // not started yet: it will see data at least as new as this request's key, so it is labelled with it
       Object.assign(slot.next, { key, at: now, compute });
-      return slot.next.promise;
+      return slot.next;
     }
-    if (!slot.running) return this.run(id, slot, { key, at: now, compute });
-    const next: Flight<T> = {
-      key,
-      at: now,
-      compute,
-      promise: slot.running.promise.then(ignore, ignore).then(() => {
-        slot.next = undefined;
-        return this.run(id, slot, next);
+    // an abandoned computation may still be running: the next one waits for it, so one runs at a time
+    const before = slot.running;
+    if (!before) return this.newFlight(key, now, compute, (flight) => this.start(id, slot, flight));
+    const next = this.newFlight(key, now, compute, (flight) =>
+      before.promise.then(ignore, ignore).then(() => {
+        if (slot.next === flight) slot.next = undefined;
+        flight.controller.signal.throwIfAborted();
+        // what the abandoned computation before it finished with, when it ran on regardless
+        const settled = this.usable(slot, flight.key, flight.at);
+        return settled ? settled.value : this.start(id, slot, flight);
       }),
-    };
+    );
     slot.next = next;
-    return next.promise;
+    return next;
   }
 
-  private run(id: string, slot: Slot<T>, flight: Omit<Flight<T>, 'promise'>): Promise<T> {
-    const { key, at } = flight;
-    const promise = Promise.resolve().then(flight.compute);
-    const running: Flight<T> = { ...flight, promise };
-    slot.running = running;
+  private newFlight(key: string, at: number, compute: Compute<T>, begin: (flight: Flight<T>) => Promise<T>): Flight<T> {
+    const flight = { key, at, compute, controller: new AbortController(), present: 0, kept: false } as Flight<T>;
+    flight.promise = begin(flight);
+    return flight;
+  }
+
+  /** Runs the flight's computation now, as the slot's running one. */
+  private start(id: string, slot: Slot<T>, flight: Flight<T>): Promise<T> {
+    const { key, at, controller } = flight;
+    slot.running = flight;
+    const promise = Promise.resolve().then(() => flight.compute(controller.signal));
     promise.then(
       (value) => {
-        if (slot.running === running) slot.running = undefined;
+        if (slot.running === flight) slot.running = undefined;
         slot.settled = { key, at, value };
         this.touch(id, slot);
       },
       () => {
-        if (slot.running === running) slot.running = undefined;
+        if (slot.running === flight) slot.running = undefined;
         this.prune();
       },
     );
     return promise;
+  }
+
+  /** This request's wait for the flight; when the last request that can leave leaves, the flight is abandoned. */
+  private join(slot: Slot<T>, flight: Flight<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (!signal) {
+      flight.kept = true;
+      return flight.promise;
+    }
+    flight.present += 1;
+    return new Promise<T>((resolve, reject) => {
+      const leave = () => {
+        flight.present -= 1;
+        reject(signal.reason);
+        if (flight.present === 0 && !flight.kept) {
+          if (slot.next === flight) slot.next = undefined;
+          flight.controller.abort();
+        }
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      flight.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error);
+        },
+      );
+    });
   }
 
   private add(id: string): Slot<T> {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionCache, type CheckedSession } from '../auth/session-cache';
 import type { Database } from '../db/client';
 import { withDatabase } from '../test/global-setup';
-import { openTestDatabase } from '../test/harness';
-import { listenOnPostgres, NotifyBus, type BusListener, type BusMessage } from './notify-bus';
+import { createTestApp, openTestDatabase, signUpSchool } from '../test/harness';
+import { listenOnPostgres, NotifyBus, notifyBus, type BusListener, type BusMessage } from './notify-bus';
 import { rowsOf } from './sql-rows';
 
 /**
@@ -28,12 +28,12 @@ afterAll(async () => {
   await database.close();
 });
 
-async function processBus(): Promise<{ bus: NotifyBus; heard: BusMessage[]; warnings: string[] }> {
+async function processBus(on = url): Promise<{ bus: NotifyBus; heard: BusMessage[]; warnings: string[] }> {
   const bus = new NotifyBus();
   const heard: BusMessage[] = [];
   const warnings: string[] = [];
   bus.subscribe((m) => heard.push(m));
-  listeners.push(await listenOnPostgres(url, bus, { retryMs: 50, log: { warn: (t) => warnings.push(t) } }));
+  listeners.push(await listenOnPostgres(on, bus, { retryMs: 50, log: { warn: (t) => warnings.push(t) } }));
   return { bus, heard, warnings };
 }
 
@@ -47,6 +47,42 @@ const session = (sid: string, userId: string): CheckedSession => ({
   sessionExpiresAt: new Date('2030-01-01'),
   school: null,
 });
+
+/**
+ * pg 8 warns (once per process) when a query is sent to a client still running one, and pg 9 will
+ * refuse it: the warning is caught, and since it comes once per process, the queries at once on one
+ * client are counted too.
+ */
+function watchQueries(): { readonly most: number; warnings: string[]; stop(): void } {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => {
+    if (warning.message.includes('already executing a query')) warnings.push(warning.message);
+  };
+  process.on('warning', onWarning);
+  const query = pg.Client.prototype.query;
+  const running = new Map<unknown, number>();
+  let most = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const n = (running.get(this) ?? 0) + 1;
+    running.set(this, n);
+    most = Math.max(most, n);
+    const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+    void Promise.resolve(result)
+      .finally(() => running.set(this, running.get(this)! - 1))
+      .catch(() => {});
+    return result;
+  } as typeof query;
+  return {
+    get most() {
+      return most;
+    },
+    warnings,
+    stop() {
+      pg.Client.prototype.query = query;
+      process.off('warning', onWarning);
+    },
+  };
+}
 
 describe('the notify bus on PostgreSQL', () => {
   it("carries one process's message to the other, not back to itself", async () => {
@@ -97,6 +133,46 @@ describe('the notify bus on PostgreSQL', () => {
     // what `two` changed while it was deaf may have been missed: `one` is told to forget everything
     await expect.poll(() => one.heard.some((m) => m.kind === 'reset'), { timeout: 2_000 }).toBe(true);
     expect(cacheOne.get('token', at)).toBeNull();
+  });
+
+  it('a burst of messages is told one statement at a time, every one in order', async () => {
+    const watch = watchQueries();
+    try {
+      const one = await processBus();
+      const two = await processBus();
+      const sent = Array.from({ length: 40 }, (_, k): BusMessage => ({ kind: 'data', schoolId: `school-${k}` }));
+      for (const message of sent) one.bus.publish(message);
+      await expect.poll(() => two.heard.length, { timeout: 2_000 }).toBe(sent.length);
+      expect(two.heard).toEqual(sent);
+    } finally {
+      watch.stop();
+    }
+    expect(watch.most).toBe(1);
+    expect(watch.warnings).toEqual([]);
+  });
+
+  it('twenty saves at once in an app whose bus is on PostgreSQL send no query to a busy connection', async () => {
+    const app = await createTestApp();
+    const [row] = rowsOf<{ name: string }>(await app.database.db.execute(sql`select current_database() as name`));
+    const appUrl = withDatabase(process.env.DATABASE_URL!, row!.name);
+    // the process-wide bus that every write publishes on, as main.ts attaches it, and another process's
+    const listener = await listenOnPostgres(appUrl, notifyBus);
+    const other = await processBus(appUrl);
+    const watch = watchQueries();
+    try {
+      const school = await signUpSchool(app);
+      const saves = await Promise.all(
+        Array.from({ length: 20 }, (_, k) => school.api.post('/api/expenses', { category: 'Rent', amount: String(100 + k), date: '2026-04-09', description: `rent ${k}` })),
+      );
+      expect(saves.map((r) => r.statusCode)).toEqual(saves.map(() => 201));
+      await expect.poll(() => other.heard.filter((m) => m.kind === 'data').length, { timeout: 2_000 }).toBeGreaterThan(0);
+    } finally {
+      watch.stop();
+      await listener.close();
+      await app.close();
+    }
+    expect(watch.most).toBe(1);
+    expect(watch.warnings).toEqual([]);
   });
 
   it('keeps a checked session one second, not ten, while the bus cannot deliver', () => {

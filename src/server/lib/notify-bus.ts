@@ -106,6 +106,31 @@ export async function listenOnPostgres(url: string, bus: NotifyBus = notifyBus, 
   let lostSends = false;
   let retry: NodeJS.Timeout | undefined;
   let wait = firstRetry;
+  // One statement at a time on the connection: a burst of writes published concurrently, and
+  // node-postgres queued them on the one client (its "already executing a query" warning, removed
+  // in pg 9). What arrives while a NOTIFY is out goes together in the next statement, in order.
+  let queued: string[] = [];
+  let sending = false;
+
+  const flush = async () => {
+    sending = true;
+    while (queued.length > 0) {
+      const texts = queued;
+      queued = [];
+      const to = client;
+      if (!to || !listening) {
+        lostSends = true;
+        continue;
+      }
+      try {
+        // with ordinality: the statement's rows, so its NOTIFYs, in the order they were published
+        await to.query('select pg_notify($1, t) from unnest($2::text[]) with ordinality as n(t, k) order by k', [NOTIFY_CHANNEL, texts]);
+      } catch {
+        lostSends = true;
+      }
+    }
+    sending = false;
+  };
 
   const transport: Transport = {
     get listening() {
@@ -116,9 +141,8 @@ export async function listenOnPostgres(url: string, bus: NotifyBus = notifyBus, 
         lostSends = true;
         return;
       }
-      client.query('select pg_notify($1, $2)', [NOTIFY_CHANNEL, text]).catch(() => {
-        lostSends = true;
-      });
+      queued.push(text);
+      if (!sending) void flush();
     },
   };
 

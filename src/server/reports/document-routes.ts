@@ -6,7 +6,10 @@ import { REPORT_TITLES, reportDocumentSchema, type ReportDocument, type ReportKi
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
+import { boundedReadsBeside } from '../db/client';
+import { HttpError } from '../lib/errors';
 import { FigureCache } from '../lib/figure-cache';
+import { pgCode } from '../lib/pg-errors';
 import { WorkGate } from '../lib/work-gate';
 import { dataVersionKey } from '../stats/versions';
 import { documentCsv, documentXlsx } from './document-exports';
@@ -14,6 +17,7 @@ import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, ses
 import { schoolNameOf } from './financial-routes';
 import { dayBookReport, incomeExpenseReport } from './money-reports';
 import type { ReportContext } from './report-context';
+import { BUILD } from './texts';
 
 const tags = ['reports'];
 const security = [{ bearer: [] }];
@@ -95,13 +99,44 @@ const SPECS = [
   }),
 ];
 
+/** Builds at once per process; the rest wait their turn (decision 0042). */
+const BUILDS_AT_ONCE = 2;
+/**
+ * The report pool: a builder's independent reads run at once (up to three), so two builds may want
+ * six; with three, a process holds at most 20 + 3 + 1 (the notify bus) connections, and four
+ * processes stay under PostgreSQL's default 100 less its 3 reserved.
+ */
+const REPORT_CONNECTIONS = 3;
+/** A build's statement that runs longer is ended by PostgreSQL, and its requests answered 503. */
+const REPORT_STATEMENT_TIMEOUT_MS = 60_000;
+
+/**
+ * Aborts when the client closes the request before its answer was sent. The response's 'close'
+ * also comes after a finished answer (and the request's 'close' after every answer), so only a
+ * response closed before it finished counts; one already closed when asked counts at once.
+ */
+function whenClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  // nginx's 499, "client closed request": nobody reads it, and the error handler neither logs it nor counts a 5xx
+  const leave = () => {
+    if (!res.writableFinished) controller.abort(new HttpError(499, BUILD.clientGone));
+  };
+  if (res.destroyed) leave();
+  else res.once('close', leave);
+  return controller.signal;
+}
+
 export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
+  // builds read through a small pool of their own with a statement timeout (PostgreSQL; on the embedded database, db itself)
+  const reads = boundedReadsBeside(db, { max: REPORT_CONNECTIONS, statementTimeoutMs: REPORT_STATEMENT_TIMEOUT_MS });
+  app.addHook('onClose', () => reads.close());
 
   const contextFor = async (schoolId: string): Promise<ReportContext> => {
     const now = clock.now();
-    return { db, schoolId, schoolName: await schoolNameOf(db, schoolId), today: indiaDate(now), generatedAt: now.toISOString() };
+    return { db: reads.db, schoolId, schoolName: await schoolNameOf(reads.db, schoolId), today: indiaDate(now), generatedAt: now.toISOString() };
   };
   // the India date the document was made, never the UTC one (issue item 11)
   const fileName = (doc: ReportDocument, ext: string) => `${doc.kind}-report-${indiaDate(new Date(doc.generatedAt))}.${ext}`;
@@ -111,23 +146,31 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   // served stale: a build after a change is always waited for.
   const documents = new FigureCache<ReportDocument>(60_000, 8);
   // whole-school builds read a session's ledger lines: two at a time, so a burst of them never takes
-  // the connections the counter's lookups and saves need (decision 0042)
-  const builds = new WorkGate(2);
+  // the connections the counter's lookups and saves need (decision 0042). A build whose every
+  // requester has gone leaves the queue (FigureCache aborts its signal) and never starts.
+  const builds = new WorkGate(BUILDS_AT_ONCE);
 
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
-    const make = async (schoolId: string, query: unknown) => {
+    const make = async (schoolId: string, query: unknown, gone: AbortSignal) => {
       const version = `${await dataVersionKey(db, schoolId, Date.now())}|${indiaDate(clock.now())}`;
-      return documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), () => builds.run(async () => build(await contextFor(schoolId), query)));
+      const compute = (abandoned: AbortSignal) => builds.run(async () => build(await contextFor(schoolId), query), abandoned);
+      try {
+        return await documents.get(`${schoolId}|${s.kind}|${JSON.stringify(query)}`, version, clock.now().getTime(), compute, gone);
+      } catch (error) {
+        // 57014: PostgreSQL ended a statement (the report pool's timeout, or an operator's cancel)
+        if (pgCode(error) === '57014') throw new HttpError(503, BUILD.tooLong);
+        throw error;
+      }
     };
     app.get(
       `/api/reports/${s.kind}`,
       {
         onRequest: requireSchool,
         config: { permission: 'reports.view' },
-        schema: { tags, summary: s.summary, description: s.description, security, querystring: s.query, response: { 200: reportDocumentSchema, 400: errorDto } },
+        schema: { tags, summary: s.summary, description: s.description, security, querystring: s.query, response: { 200: reportDocumentSchema, 400: errorDto, 503: errorDto } },
       },
-      async (request) => make(schoolIdOf(request), request.query),
+      async (request, reply) => make(schoolIdOf(request), request.query, whenClientLeaves(reply)),
     );
     for (const ext of ['xlsx', 'csv'] as const) {
       app.get(
@@ -142,11 +185,11 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
             security,
             querystring: s.query,
             produces: [ext === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv'],
-            response: { 400: errorDto },
+            response: { 400: errorDto, 503: errorDto },
           },
         },
         async (request, reply: FastifyReply) => {
-          const doc = await make(schoolIdOf(request), request.query);
+          const doc = await make(schoolIdOf(request), request.query, whenClientLeaves(reply));
           reply
             .header('content-disposition', `attachment; filename="${fileName(doc, ext)}"`)
             .header('cache-control', 'no-store')

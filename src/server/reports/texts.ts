@@ -20,3 +20,11 @@ export const RECONCILE = {
   /** the line that takes off the parts of yearly fees an instalment plan has not yet made due (decision 0048) */
   yearlyNotYetDue: 'Parts not yet due (instalment plans)',
 } as const;
+
+/** What a report document's request is answered when its build cannot finish (decision 0042). */
+export const BUILD = {
+  /** PostgreSQL ended a statement of the build (its statement timeout, or an operator) */
+  tooLong: 'This report took too long to prepare and was stopped. Please try again in a few minutes.',
+  /** the client closed the request before the report was ready: nobody reads this answer */
+  clientGone: 'The request was closed before the report was ready.',
+} as const;
