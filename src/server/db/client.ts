@@ -54,8 +54,18 @@ export async function openPglite(
   };
 }
 
+/**
+ * Every connection of the app runs without PostgreSQL's JIT compiler. The whole-school reads (school
+ * stats, defaulters, reports over 60,000 balance rows) are one statement with many expressions per
+ * row; their estimated cost passes `jit_optimize_above_cost`, and LLVM then spent 94 s optimising
+ * and 120 s emitting code for a statement that runs in under a second without it (EXPLAIN ANALYZE
+ * in the issue 14 bench, decision 0042). The app's statements are short or set-based; none gains
+ * from JIT what it costs to compile.
+ */
+export const SESSION_SETTINGS = '-c jit=off';
+
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, options: SESSION_SETTINGS });
   // an idle connection the server closes (a restart, a dropped database) is replaced on the next
   // query; without a listener node-postgres would raise it as an uncaught error and stop the app
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
@@ -85,7 +95,7 @@ export interface BoundedReads {
 export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: number; statementTimeoutMs: number }): BoundedReads {
   const url = pooledUrls.get(db);
   if (!url) return { db, close: async () => {} };
-  const pool = new pg.Pool({ connectionString: url, max, statement_timeout: statementTimeoutMs });
+  const pool = new pg.Pool({ connectionString: url, max, statement_timeout: statementTimeoutMs, options: SESSION_SETTINGS });
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection of the report pool: ${error.message}`));
   return { db: drizzlePg(pool, { schema }) as unknown as Db, close: () => pool.end() };
 }

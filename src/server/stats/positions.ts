@@ -127,7 +127,17 @@ export function sessionPositionsCte(schoolId: string, sessionId: string, asOfMon
 const atHorizon = (column: SQL) => sql`case when b.due_idx < 0 or ${column} is null or cardinality(${column}) = 0 then 0::bigint
                   else ${column}[least(b.due_idx, cardinality(${column}) - 1) + 1] end`;
 
-/** base, pos and paid over `placed`: the stored figures picked at the horizon. */
+/**
+ * base, pos and paid over `placed`: the stored figures picked at the horizon.
+ *
+ * Each step ends in `offset 0`, a fence that keeps PostgreSQL from folding it into the next: folded,
+ * every use of a column such as `due_idx` was replaced by the whole expression behind it (through
+ * `due_key`, `cal_idx` and the month arithmetic), a tree that grew with every step and every use.
+ * At 60,000 students the stats statement took 7 s to evaluate it, and JIT compiling it took minutes
+ * (decision 0042); fenced, each step's columns are computed once per row and it takes under one.
+ * `pos` is not materialized: a statement that reads it once (most) does not write 60,000 wide rows
+ * to a temporary file because `paid` also names it.
+ */
 function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
   return sql`
@@ -135,14 +145,14 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
       select p.*,
              case when p.first_key is null or p.cal_key < p.first_key then -1
                   else ${monthIndex(sql`p.cal_key`)} - ${monthIndex(sql`p.first_key`)} end as cal_idx
-      from placed p
+      from placed p offset 0
     ),
     -- under an instalment plan the horizon moves to the last month whose fees have fallen due (decision 0048)
     eff as (
       select c.*,
              case when c.cal_idx < 0 or c.due_through is null or cardinality(c.due_through) = 0 then c.cal_key
                   else to_char(to_date(c.first_key || '-01', 'YYYY-MM-DD') + make_interval(months => c.due_through[least(c.cal_idx, cardinality(c.due_through) - 1) + 1]), 'YYYY-MM') end as due_key
-      from cal c
+      from cal c offset 0
     ),
     base as (
       select p.*,
@@ -151,7 +161,7 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`greatest(p.first_key, coalesce(p.fees_from_month, p.first_key))`)} + 1 end as due_months,
              case when p.first_key is null or p.due_key < p.first_key then -1
                   else ${monthIndex(sql`p.due_key`)} - ${monthIndex(sql`p.first_key`)} end as due_idx
-      from eff p
+      from eff p offset 0
     ),
     horizon as (
       select b.*,
@@ -171,9 +181,9 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              case when b.cal_idx < 0 or b.ysplit_due_by_month is null or cardinality(b.ysplit_due_by_month) = 0 then null::bigint else b.ysplit_due_by_month[least(b.cal_idx, cardinality(b.ysplit_due_by_month) - 1) + 1] end as ysplit_due,
              case when b.cal_idx < 0 or b.ysplit_granted_by_month is null or cardinality(b.ysplit_granted_by_month) = 0 then null::bigint else b.ysplit_granted_by_month[least(b.cal_idx, cardinality(b.ysplit_granted_by_month) - 1) + 1] end as ysplit_granted,
              case when b.cal_idx < 0 or b.ysplit_received_by_month is null or cardinality(b.ysplit_received_by_month) = 0 then null::bigint else b.ysplit_received_by_month[least(b.cal_idx, cardinality(b.ysplit_received_by_month) - 1) + 1] end as ysplit_received
-      from base b
+      from base b offset 0
     ),
-    pos as (
+    pos as not materialized (
       select b.*,
              b.t_all & b.due_bits as t_mask,
              b.b_all & b.due_bits as b_mask,

@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../lib/sql-rows';
+import { openTestDatabase } from '../test/harness';
+import { boundedReadsBeside, type Database } from './client';
+
+/**
+ * The app's PostgreSQL connections (decision 0042). Only with DATABASE_URL (vitest.config.ts).
+ * PostgreSQL's default is jit = on: the school stats statement at 60,000 students spent 215 s in
+ * LLVM, so every pool the app opens turns it off for its connections.
+ */
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+const setting = async (db: Database['db'], name: 'jit' | 'statement_timeout') =>
+  rowsOf<{ value: string }>(await db.execute(sql`select current_setting(${name}) as value`))[0]!.value;
+
+describe('the app’s PostgreSQL connections', () => {
+  it('run without JIT, the report builds’ pool too, which also stops a statement after its timeout', async () => {
+    expect(await setting(database.db, 'jit')).toBe('off');
+    const reports = boundedReadsBeside(database.db, { max: 2, statementTimeoutMs: 60_000 });
+    try {
+      expect(await setting(reports.db, 'jit')).toBe('off');
+      expect(await setting(reports.db, 'statement_timeout')).toBe('1min');
+    } finally {
+      await reports.close();
+    }
+  });
+});
