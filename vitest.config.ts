@@ -22,6 +22,10 @@ export default defineConfig({
           globalSetup: ['src/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          // what expect.poll waits for is background work (the mail and message senders, jobs)
+          // sharing two cores with the other test files: vitest's 1 s was too short on a busy
+          // CI machine (a reset mail sent after 1.2 s failed a run); a poll returns as soon as it holds
+          expect: { poll: { timeout: 10_000 } },
           // PGlite instances are memory-hungry; two workers match the two cores of CI
           maxWorkers: 2,
           // the groups run one after another: unit, then API, then the browser journeys

@@ -43,12 +43,26 @@ function packageVersion(): string {
   }
 }
 
+/**
+ * How fast the database answers: the best of three round trips of `select 1`. The first may open a
+ * pool connection (TCP, start-up, authentication) and any one may lose the CPU to other work on a
+ * busy machine; neither says the database is slow, and a warning on either sent the operator
+ * looking for a fault that was not there. A database that is slow is slow three times.
+ */
+async function databaseLatency(db: FastifyInstance['deps']['db']): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    await db.execute(sql`select 1`);
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best * 10) / 10;
+}
+
 export async function databaseCheck(app: FastifyInstance) {
   const { db, dbKind } = app.deps;
-  const started = performance.now();
   try {
-    await db.execute(sql`select 1`);
-    const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+    const latencyMs = await databaseLatency(db);
     const journal = readJournal();
     const applied = rowsOf<{ created_at: string | number }>(
       await db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`),
