@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { indiaDate, sessionMonths } from '../src/domain/sessions';
 import { verifySchoolBalances } from '../src/server/balances/verify';
 import { rowsOf } from '../src/server/lib/sql-rows';
+import { startChildServer } from './child';
 import { generatedSchool, generateNew, type BenchSchool } from './generate';
 import { p99Row, variedLoad, type PlannedRequest } from './load';
 import type { BenchContext, BenchRow } from './types';
@@ -60,33 +57,6 @@ async function prepare(ctx: BenchContext, school: BenchSchool, sample: number): 
   return { token: school.token, pupils, receipts, savers, month, session: session.name };
 }
 
-/** Starts `npm start`'s program on the run's database and waits until it answers. */
-async function startChild(ctx: BenchContext): Promise<ChildProcess> {
-  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...ctx.childEnv, PGAPPNAME: CHILD_APP_NAME, DATABASE_URL: ctx.databaseUrl!, PORT: String(PORT), SERVE_WEB: 'false', WORKERS: '1', DATA_DIR: path.join(os.tmpdir(), 'ledger-bench-child'), APP_URL: `http://127.0.0.1:${PORT}` },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the child server stopped with code ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`);
-      await res.arrayBuffer();
-      return child;
-    } catch {
-      if (Date.now() > deadline) throw new Error('the child server did not answer within 60 s');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-
-const peakRssMb = (pid: number) => {
-  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return kb ? Math.round(Number(kb) / 1024) : NaN;
-};
-
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   if (ctx.dbKind !== 'postgres' || !ctx.databaseUrl) {
     return [{ name: 'mixed load (item 3)', note: 'PostgreSQL only: run npm run bench:pg' }];
@@ -102,8 +72,8 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const large = await prepare(ctx, big, 3_000);
   const generation: BenchRow = { name: `mixed load: ${smallCount} schools × 2,000 + one of ${bigSize.toLocaleString('en-IN')} generated`, ms: Math.round(performance.now() - began) };
 
-  const child = await startChild(ctx);
-  const baseUrl = `http://127.0.0.1:${PORT}`;
+  const child = await startChildServer(ctx, { port: PORT, appName: CHILD_APP_NAME });
+  const baseUrl = child.baseUrl;
   const duration = ctx.quick ? 12 : 60;
   // a third of the clerks work in the large school, the rest in the small ones
   const schoolFor = (i: number) => (i % 3 === 0 ? large : small[i % small.length]!);
@@ -184,7 +154,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const results = await Promise.all(
       plans.map((plan) => variedLoad({ name: plan.name, baseUrl, connections: plan.connections, duration, next: plan.next })),
     );
-    const peak = peakRssMb(child.pid!);
+    const peak = child.memoryMb().peak;
     const errors = results.reduce((s, r) => s + r.errors, 0);
     const total = results.reduce((s, r) => s + r.total, 0);
     const interactive = results.filter((_, k) => plans[k]!.interactive);
@@ -201,11 +171,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     rows.push({ name: 'mixed load: server memory peak (child process VmHWM)', measured: peak, unit: 'MB', target: '< 400 MB', met: peak < 400 });
     results.forEach((r, k) => rows.push(p99Row(`mixed load, ${plans[k]!.name} (${plans[k]!.connections} connections)`, r, undefined)));
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    // a statement whose client is gone runs on until it has rows to send: a whole-school report the
-    // load abandoned would otherwise go on loading the machine through the next scenarios
-    await ctx.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${CHILD_APP_NAME}`);
+    await child.stop();
   }
   // every school the scenario wrote to, recomputed from its receipts and compared with the stored balances
   const verified = await Promise.all([...generated, big].map((g) => verifySchoolBalances(ctx.db, g.schoolId)));

@@ -1,5 +1,4 @@
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -18,6 +17,7 @@ import { TokenSigner } from './auth/tokens';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { FieldCipher } from './lib/crypto';
+import { registerSecurityHeaders } from './lib/security-headers';
 import type { Db } from './db/client';
 import { apiNotFound, BODY_LIMIT_BYTES, registerErrorHandler } from './lib/errors';
 import { errorForLog, requestForLog } from './lib/log';
@@ -219,7 +219,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await messageWorker.stop();
   });
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -49,6 +49,29 @@ describe('answers of the API', () => {
   });
 });
 
+describe('security headers', () => {
+  it('every answer carries the same security headers: an API answer, a refusal and a page not found', async () => {
+    const answers = [await school.api.get('/api/students'), await ctx.app.inject({ method: 'GET', url: '/api/students' }), await ctx.app.inject({ method: 'GET', url: '/api/no-such-route' })];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404]);
+    const razorpay = 'https://checkout.razorpay.com https://api.razorpay.com';
+    for (const res of answers) {
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'self';img-src 'self' data: blob: https:;" +
+          `object-src 'none';script-src 'self' ${razorpay};script-src-attr 'none';style-src 'self' 'unsafe-inline';frame-src 'self' ${razorpay};connect-src 'self' ${razorpay}`,
+      );
+      expect(res.headers).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
+  });
+});
+
 describe('source maps', () => {
   it('the production build does not reference its source maps, and the server never serves *.map', async () => {
     expect(viteConfig.build?.sourcemap).toBe('hidden');

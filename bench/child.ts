@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { BenchContext } from './types';
+
+/**
+ * The app under test in a process of its own, as `npm start` runs it on the run's PostgreSQL database:
+ * its event loop serves requests and nothing else. In the bench's own process autocannon built every
+ * request and parsed every answer on the same thread that served them, so each latency included the
+ * load generator's work and the server's memory included the reader's (decision 0042).
+ */
+export interface ChildServer {
+  baseUrl: string;
+  pid: number;
+  /** resident memory now and at its peak (VmRSS, VmHWM), in MB */
+  memoryMb(): { rss: number; peak: number };
+  stop(): Promise<void>;
+}
+
+export async function startChildServer(ctx: BenchContext, { port, appName, workers = 1 }: { port: number; appName: string; workers?: number }): Promise<ChildServer> {
+  if (!ctx.databaseUrl) throw new Error('a child server needs PostgreSQL (npm run bench:pg)');
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...ctx.childEnv,
+      // node-postgres names the child's connections with it, so the run can end what they left running
+      PGAPPNAME: appName,
+      DATABASE_URL: ctx.databaseUrl,
+      PORT: String(port),
+      SERVE_WEB: 'false',
+      WORKERS: String(workers),
+      DATA_DIR: path.join(os.tmpdir(), `ledger-bench-${appName}`),
+      APP_URL: `http://127.0.0.1:${port}`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the child server stopped with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('the child server did not answer within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const statusMb = (field: 'VmRSS' | 'VmHWM') => {
+    const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : NaN;
+  };
+  return {
+    baseUrl,
+    pid: child.pid!,
+    memoryMb: () => ({ rss: statusMb('VmRSS'), peak: statusMb('VmHWM') }),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      // a statement whose client is gone runs on until it has rows to send: a whole-school report a
+      // load abandoned would otherwise go on loading the machine through the next scenarios
+      await ctx.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${appName}`);
+    },
+  };
+}
