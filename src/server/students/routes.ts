@@ -131,7 +131,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         withTotal: q.withTotal === 'true',
       });
       if (total !== undefined) reply.header('X-Total-Count', String(total));
-      return rows.map(toStudentDto);
+      return rows;
     },
   );
 

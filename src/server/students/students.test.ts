@@ -283,6 +283,22 @@ describe('lists and lookups', () => {
     expect((await school.api.get('/api/students/roster?section=A')).statusCode).toBe(400);
   });
 
+  it('a listed student, a looked-up one and a roster row carry the same fields as the student\'s own answer', async () => {
+    const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await other.api.post('/api/class-fee-structures', { className: 'Class 7', academicYear: '2026-27', monthlyTuitionFee: '1500.50', yearlyFee: 5000 });
+    const added = await add(other, { name: 'Tara Bhat', class: 'Class 7', section: 'C', admissionNumber: 'T-77', aadharNumber: '234567890124', monthlyBusFee: '650.25' });
+    const own = (await other.api.get(`/api/students/${added.id}`)).json();
+    expect(own).toMatchObject({ monthlyFee: '1500.50', admissionFee: '5000.00', monthlyBusFee: '650.25', aadharNumber: 'XXXX XXXX 0124', dateOfBirth: '2016-05-14' });
+    const listed = (await other.api.get('/api/students')).json();
+    expect(listed).toEqual([own]);
+    expect((await other.api.get('/api/students?q=t-77')).json()).toEqual([own]);
+    expect((await other.api.get('/api/students?q=bhat&academicYear=2026-27')).json()).toEqual([own]);
+    const roster = (await other.api.get('/api/students/roster?class=7th&section=C')).json();
+    const picked = ['id', 'name', 'class', 'section', 'rollNumber', 'admissionNumber', 'fatherName', 'status', 'sessionId', 'monthlyBusFee', 'monthlyFee', 'admissionFee'];
+    expect(roster).toEqual([Object.fromEntries(picked.map((k) => [k, own[k]]))]);
+    expect((await other.api.get('/api/students/roster?class=7th&section=C&academicYear=2026-2027')).json()).toEqual(roster);
+  });
+
   it('summarises active students per class and section in class order', async () => {
     const res = await school.api.get('/api/students/class-summary');
     expect(res.json()).toEqual([
