@@ -141,18 +141,28 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * builder's SQL assembly and per-field result mapping (profiled, decision 0042).
  */
 export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentDto[]; total: number | undefined }> {
-  const { from, where } = studentListScope(f);
-  const placed = f.session ? sql.raw('e') : sql.raw('s');
+  const { from, where, placed } = studentListScope(f);
+  const order = (alias: SQL, name: SQL) => sql`${classOrderSql(sql`${alias}.class_name`)}, ${alias}.section, ${alias}.roll_number, ${name}.name`;
+  // the page is cut first and only its rows meet the fee structures: a page deep in a large school
+  // reads past its offset in the index alone instead of joining every row it skips
+  const structure = f.session
+    ? sql`left join class_fee_structures f on f.school_id = p.school_id and f.class_name = p.class_name and f.academic_year = ${f.session.name}`
+    : sql`left join academic_sessions a on a.id = p.session_id
+          left join class_fee_structures f on f.school_id = p.school_id and f.class_name = p.class_name and f.academic_year = a.name`;
   const result = await db.execute(sql`
-    select s.id, s.school_id, s.name, ${placed}.class_name, ${placed}.section, ${placed}.roll_number, s.admission_number,
-           s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
-           s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
-           s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
-           s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms,
-           f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
-    ${from} ${where}
-    order by ${classOrderSql(sql`${placed}.class_name`)}, ${placed}.section, ${placed}.roll_number, s.name
-    limit ${f.limit} offset ${f.offset}`);
+    select p.*, f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
+    from (
+      select s.id, s.school_id, s.name, ${placed}.class_name, ${placed}.section, ${placed}.roll_number, s.admission_number,
+             s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
+             s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
+             s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
+             s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms
+      ${from} ${where}
+      order by ${order(placed, sql.raw('s'))}
+      limit ${f.limit} offset ${f.offset}
+    ) p
+    ${structure}
+    order by ${order(sql.raw('p'), sql.raw('p'))}`);
   const rows = rowsOf<StudentListRow>(result).map(studentDtoOf);
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
@@ -165,17 +175,11 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
 const CREATED_MS = sql.raw('floor(extract(epoch from s.created_at) * 1000)::bigint::text');
 
 /**
- * The rows a list reads (students `s`, with the fee structure `f` of their class) and the filter: where
- * they sit today, or where they sat in the named session (its enrollment `e` and that year's structure).
+ * The rows a list reads and its filter: students `s` where they sit today, or where they sat in the
+ * named session (its enrollment `e`); `placed` names the one whose class, section and roll count.
  */
-function studentListScope(f: StudentFilter): { from: SQL; where: SQL } {
-  const from = f.session
-    ? sql`from student_enrollments e
-          join students s on s.id = e.student_id and s.school_id = e.school_id
-          left join class_fee_structures f on f.school_id = e.school_id and f.class_name = e.class_name and f.academic_year = ${f.session.name}`
-    : sql`from students s
-          left join academic_sessions a on a.id = s.session_id
-          left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
+function studentListScope(f: StudentFilter): { from: SQL; where: SQL; placed: SQL } {
+  const from = f.session ? sql`from student_enrollments e join students s on s.id = e.student_id and s.school_id = e.school_id` : sql`from students s`;
   const placed = f.session ? sql.raw('e') : sql.raw('s');
   const where: SQL[] = [sql`s.school_id = ${f.schoolId}`];
   if (f.session) where.push(sql`e.school_id = ${f.schoolId} and e.session_id = ${f.session.id}`);
@@ -184,7 +188,7 @@ function studentListScope(f: StudentFilter): { from: SQL; where: SQL } {
   if (f.section) where.push(sql`${placed}.section = ${f.section}`);
   if (f.rollNumber !== undefined) where.push(sql`${placed}.roll_number = ${f.rollNumber}`);
   if (f.q) where.push(sql`(s.name ilike ${`%${escapeLike(f.q)}%`} or lower(s.admission_number) = lower(${f.q}))`);
-  return { from, where: sql`where ${sql.join(where, sql` and `)}` };
+  return { from, where: sql`where ${sql.join(where, sql` and `)}`, placed };
 }
 
 interface StudentListRow {
