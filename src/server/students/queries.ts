@@ -143,26 +143,31 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentDto[]; total: number | undefined }> {
   const { from, where, placed } = studentListScope(f);
   const order = (alias: SQL, name: SQL) => sql`${classOrderSql(sql`${alias}.class_name`)}, ${alias}.section, ${alias}.roll_number, ${name}.name`;
-  // the page is cut first and only its rows meet the fee structures: a page deep in a large school
-  // reads past its offset in the index alone instead of joining every row it skips
+  // The page is cut first, from the sort keys alone: without filters that is an index-only scan of
+  // students_school_class_order_idx (its last column is the id), so a page deep in a large school
+  // passes its offset in the index instead of reading every row it skips from the table. Only the
+  // page's rows are then read whole and meet the fee structures.
+  const k = f.session ? sql.raw('k') : sql.raw('s');
   const structure = f.session
-    ? sql`left join class_fee_structures f on f.school_id = p.school_id and f.class_name = p.class_name and f.academic_year = ${f.session.name}`
-    : sql`left join academic_sessions a on a.id = p.session_id
-          left join class_fee_structures f on f.school_id = p.school_id and f.class_name = p.class_name and f.academic_year = a.name`;
+    ? sql`left join class_fee_structures f on f.school_id = s.school_id and f.class_name = k.class_name and f.academic_year = ${f.session.name}`
+    : sql`left join academic_sessions a on a.id = s.session_id
+          left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
   const result = await db.execute(sql`
-    select p.*, f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
+    select s.id, s.school_id, s.name, ${k}.class_name, ${k}.section, ${k}.roll_number, s.admission_number,
+           s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
+           s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
+           s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
+           s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms,
+           f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
     from (
-      select s.id, s.school_id, s.name, ${placed}.class_name, ${placed}.section, ${placed}.roll_number, s.admission_number,
-             s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
-             s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
-             s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
-             s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms
+      select s.id${f.session ? sql`, e.class_name, e.section, e.roll_number` : sql``}
       ${from} ${where}
       order by ${order(placed, sql.raw('s'))}
       limit ${f.limit} offset ${f.offset}
-    ) p
+    ) k
+    join students s on s.id = k.id
     ${structure}
-    order by ${order(sql.raw('p'), sql.raw('p'))}`);
+    order by ${order(k, sql.raw('s'))}`);
   const rows = rowsOf<StudentListRow>(result).map(studentDtoOf);
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };

@@ -1,0 +1,4 @@
+-- The students page cuts its page from the sort keys alone (decision 0042): with the class and the id
+-- after them, a page deep in a large school passes its offset in an index-only scan.
+DROP INDEX "students_school_class_order_idx";--> statement-breakpoint
+CREATE INDEX "students_school_class_order_idx" ON "students" USING btree ("school_id","status",coalesce(array_position(ARRAY['Nursery', 'LKG', 'UKG', 'Class 1', 'Class 2', 'Class 3', 'Class 4', 'Class 5', 'Class 6', 'Class 7', 'Class 8', 'Class 9', 'Class 10', 'Class 11', 'Class 12']::text[], "class_name"), 99),"section","roll_number","name","class_name","id");
