@@ -17,6 +17,7 @@ import {
 } from '../db/schema';
 import { maskAadhaar, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
+import { executePrepared } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { classOrderSql } from './class-order';
 import { refreshBalances } from '../balances/refresh';
@@ -152,7 +153,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
     ? sql`left join class_fee_structures f on f.school_id = s.school_id and f.class_name = k.class_name and f.academic_year = ${f.session.name}`
     : sql`left join academic_sessions a on a.id = s.session_id
           left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
-  const result = await db.execute(sql`
+  const result = await executePrepared(db, sql`
     select s.id, s.school_id, s.name, ${k}.class_name, ${k}.section, ${k}.roll_number, s.admission_number,
            s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
            s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
@@ -172,7 +173,7 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
   if (!f.withTotal) return { rows, total: undefined };
-  const [counted] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n ${from} ${where}`));
+  const [counted] = rowsOf<{ n: string }>(await executePrepared(db, sql`select count(*)::text as n ${from} ${where}`));
   return { rows, total: Number(counted?.n ?? 0) };
 }
 
@@ -305,7 +306,7 @@ export async function listRoster(db: Db, f: RosterFilter): Promise<RosterStudent
           left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name
           where`;
   const status = f.status === 'all' ? sql`` : sql` and s.status = ${f.status}`;
-  const result = await db.execute(sql`
+  const result = await executePrepared(db, sql`
     select s.id, s.name, ${placed}.class_name, ${placed}.section, ${placed}.roll_number, s.admission_number, s.father_name, s.status,
            s.session_id, s.monthly_bus_fee_paise::text as bus, f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
     ${from} s.school_id = ${f.schoolId} and ${placed}.class_name = ${f.className} and ${placed}.section = ${f.section}${status}

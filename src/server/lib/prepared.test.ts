@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client';
+import { openTestDatabase } from '../test/harness';
+import { executePrepared } from './prepared';
+import { rowsOf } from './sql-rows';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+const square = (n: number) => sql`select ${n}::int * ${n}::int as square, 'text'::text as kind, date '2026-11-27' as day`;
+
+describe('executePrepared', () => {
+  it('answers like db.execute, whatever the parameters', async () => {
+    for (const n of [3, 12]) {
+      const prepared = rowsOf<Record<string, unknown>>(await executePrepared(database.db, square(n)));
+      const plain = rowsOf<Record<string, unknown>>(await database.db.execute(square(n)));
+      expect(prepared).toEqual(plain);
+      expect(prepared[0]!.square).toBe(n * n);
+    }
+  });
+
+  it('PostgreSQL keeps one named statement per text on the connection, and runs it again with new parameters', async () => {
+    if (database.kind !== 'postgres') return; // the embedded database has no named statements to see
+    const named = await database.db.transaction(async (tx) => {
+      for (const n of [2, 5, 7, 9, 11, 13]) expect(rowsOf<{ square: number }>(await executePrepared(tx, square(n)))[0]!.square).toBe(n * n);
+      return rowsOf<{ name: string; statement: string }>(await tx.execute(sql`select name, statement from pg_prepared_statements where statement like '%as square%'`));
+    });
+    expect(named).toHaveLength(1);
+    expect(named[0]!.name).toMatch(/^sl_/);
+    expect(named[0]!.statement).toContain('$1::int * $2::int as square');
+  });
+});
