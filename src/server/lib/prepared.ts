@@ -37,6 +37,6 @@ function nameOf(text: string): string | undefined {
 
 export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const built = dialect.sqlToQuery(query);
-  const prepared = db._.session.prepareQuery(built, undefined, process.env.NO_PREP ? undefined : nameOf(built.sql), false);
+  const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false);
   return (await prepared.execute()) as { rows: unknown[] };
 }
