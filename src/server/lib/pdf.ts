@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyReply } from 'fastify';
+import { create, type Font } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { formatINR, parseRupees } from '../../domain/money';
 
@@ -41,15 +42,23 @@ const FONT_FILES: Record<Script, Record<FontStyle, string>> = {
   },
 };
 
-// read once per process: every document embeds only the glyphs it uses (pdfkit subsets)
-const fontBytes = new Map<string, Buffer>();
-function fontFile(file: string): Buffer {
-  let bytes = fontBytes.get(file);
-  if (!bytes) {
-    bytes = readFileSync(requireFont.resolve(file));
-    fontBytes.set(file, bytes);
+/**
+ * Each font is opened ONCE per process, as a fontkit font, and that same object is registered on
+ * every document (pdfkit takes a fontkit font as well as bytes). Registered as bytes, every document
+ * opened its own copy, and fontkit decoded the font's shaping tables (GSUB, GPOS) again on each one's
+ * first line: that was most of the ~400 ms of CPU a receipt PDF cost (profiled), on the one thread that
+ * serves every request. Each document still embeds only the glyphs it uses (pdfkit subsets per document).
+ */
+const fonts = new Map<string, Font>();
+function fontFile(file: string): Font {
+  let font = fonts.get(file);
+  if (!font) {
+    const opened = create(readFileSync(requireFont.resolve(file)));
+    if (!('layout' in opened)) throw new Error(`${file} is a font collection, not one font`);
+    font = opened;
+    fonts.set(file, font);
   }
-  return bytes;
+  return font;
 }
 
 /** Noto Sans's ascent in ems: where pdfkit puts the baseline below a line's top. */
@@ -59,7 +68,8 @@ const fontName = (script: Script, style: FontStyle) => (script === 'latin' ? FON
 
 function registerFonts(doc: Pdf): void {
   for (const script of Object.keys(FONT_FILES) as Script[]) {
-    for (const style of Object.keys(FONT) as FontStyle[]) doc.registerFont(fontName(script, style), fontFile(FONT_FILES[script][style]));
+    // pdfkit's types name only bytes and paths; its font factory takes a fontkit font as it is
+    for (const style of Object.keys(FONT) as FontStyle[]) doc.registerFont(fontName(script, style), fontFile(FONT_FILES[script][style]) as unknown as Buffer);
   }
 }
 
