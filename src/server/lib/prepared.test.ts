@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { openTestDatabase } from '../test/harness';
-import { executePrepared } from './prepared';
+import { executePrepared, statement } from './prepared';
 import { rowsOf } from './sql-rows';
 
 let database: Database;
@@ -32,5 +32,17 @@ describe('executePrepared', () => {
     expect(named).toHaveLength(1);
     expect(named[0]!.name).toMatch(/^sl_/);
     expect(named[0]!.statement).toContain('$1::int * $2::int as square');
+  });
+
+  it('a statement assembled once with placeholders runs with each call\'s values', async () => {
+    let assembled = 0;
+    const cube = statement<'n' | 'label'>((p) => {
+      assembled += 1;
+      return sql`select ${p.n}::int * ${p.n}::int * ${p.n}::int as cube, ${p.label}::text as label`;
+    });
+    expect(rowsOf(await cube(database.db, { n: 2, label: 'two' }))).toEqual([{ cube: 8, label: 'two' }]);
+    expect(rowsOf(await cube(database.db, { n: 5, label: 'five' }))).toEqual([{ cube: 125, label: 'five' }]);
+    expect(assembled).toBe(1);
+    await expect(cube(database.db, { n: 3 } as never)).rejects.toThrow('No value for placeholder "label"');
   });
 });

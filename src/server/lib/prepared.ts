@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 
@@ -39,4 +39,21 @@ export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unkno
   const built = dialect.sqlToQuery(query);
   const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false);
   return (await prepared.execute()) as { rows: unknown[] };
+}
+
+/**
+ * A statement whose SQL is assembled ONCE, with named placeholders, and run with values: on a hot
+ * route the query builder's assembly of a long statement was about a tenth of the request's CPU
+ * (profiled). Also a named prepared statement, as above. `build` receives a placeholder per name.
+ */
+export function statement<K extends string>(build: (p: Record<K, Placeholder>) => SQL): (db: Db, values: Record<K, unknown>) => Promise<{ rows: unknown[] }> {
+  let built: { query: Query; name: string | undefined } | undefined;
+  return async (db, values) => {
+    if (!built) {
+      const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) });
+      const query = dialect.sqlToQuery(build(placeholders));
+      built = { query, name: nameOf(query.sql) };
+    }
+    return (await db._.session.prepareQuery(built.query, undefined, built.name, false).execute(values)) as { rows: unknown[] };
+  };
 }

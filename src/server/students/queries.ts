@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { paise, toRupeeString } from '../../domain/money';
 import { REMINDER_PREFERENCES, type CreateStudent } from '../../domain/students';
@@ -17,7 +17,7 @@ import {
 } from '../db/schema';
 import { maskAadhaar, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
-import { executePrepared } from '../lib/prepared';
+import { executePrepared, statement } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { classOrderSql } from './class-order';
 import { refreshBalances } from '../balances/refresh';
@@ -142,40 +142,98 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * builder's SQL assembly and per-field result mapping (profiled, decision 0042).
  */
 export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentDto[]; total: number | undefined }> {
-  const { from, where, placed } = studentListScope(f);
-  const order = (alias: SQL, name: SQL) => sql`${classOrderSql(sql`${alias}.class_name`)}, ${alias}.section, ${alias}.roll_number, ${name}.name`;
-  // The page is cut first, from the sort keys alone: without filters that is an index-only scan of
-  // students_school_class_order_idx (its last column is the id), so a page deep in a large school
-  // passes its offset in the index instead of reading every row it skips from the table. Only the
-  // page's rows are then read whole and meet the fee structures.
-  const k = f.session ? sql.raw('k') : sql.raw('s');
-  const structure = f.session
-    ? sql`left join class_fee_structures f on f.school_id = s.school_id and f.class_name = k.class_name and f.academic_year = ${f.session.name}`
-    : sql`left join academic_sessions a on a.id = s.session_id
-          left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
-  const result = await executePrepared(db, sql`
-    select s.id, s.school_id, s.name, ${k}.class_name, ${k}.section, ${k}.roll_number, s.admission_number,
-           s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
-           s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
-           s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
-           s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms,
-           f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
-    from (
-      select s.id${f.session ? sql`, e.class_name, e.section, e.roll_number` : sql``}
-      ${from} ${where}
-      order by ${order(placed, sql.raw('s'))}
-      limit ${f.limit} offset ${f.offset}
-    ) k
-    join students s on s.id = k.id
-    ${structure}
-    order by ${order(k, sql.raw('s'))}`);
-  const rows = rowsOf<StudentListRow>(result).map(studentDtoOf);
+  const shape = shapeOf(f);
+  const values: Record<ListValue, unknown> = {
+    schoolId: f.schoolId,
+    sessionId: f.session?.id ?? null,
+    sessionName: f.session?.name ?? null,
+    status: f.status,
+    className: f.className ?? null,
+    section: f.section ?? null,
+    rollNumber: f.rollNumber ?? null,
+    pattern: f.q ? `%${escapeLike(f.q)}%` : null,
+    q: f.q ?? null,
+    limit: f.limit,
+    offset: f.offset,
+  };
+  const rows = rowsOf<StudentListRow>(await pageStatement(shape)(db, values)).map(studentDtoOf);
   // a short page that starts at the beginning already says how many there are
   if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
   if (!f.withTotal) return { rows, total: undefined };
-  const [counted] = rowsOf<{ n: string }>(await executePrepared(db, sql`select count(*)::text as n ${from} ${where}`));
+  const [counted] = rowsOf<{ n: string }>(await countStatement(shape)(db, values));
   return { rows, total: Number(counted?.n ?? 0) };
 }
+
+/** Which filters a list has: each combination is one statement, assembled once. */
+interface ListShape {
+  session: boolean;
+  status: boolean;
+  className: boolean;
+  section: boolean;
+  rollNumber: boolean;
+  q: boolean;
+}
+type ListValue = 'schoolId' | 'sessionId' | 'sessionName' | 'status' | 'className' | 'section' | 'rollNumber' | 'pattern' | 'q' | 'limit' | 'offset';
+
+const shapeOf = (f: StudentFilter): ListShape => ({
+  session: Boolean(f.session),
+  status: f.status !== 'all',
+  className: Boolean(f.className),
+  section: Boolean(f.section),
+  rollNumber: f.rollNumber !== undefined,
+  q: Boolean(f.q),
+});
+
+function memoByShape(build: (shape: ListShape) => ReturnType<typeof statement<ListValue>>) {
+  const built = new Map<string, ReturnType<typeof statement<ListValue>>>();
+  return (shape: ListShape) => {
+    const key = Object.values(shape).map(Number).join('');
+    let run = built.get(key);
+    if (!run) built.set(key, (run = build(shape)));
+    return run;
+  };
+}
+
+/**
+ * The page is cut first, from the sort keys alone: without filters that is an index-only scan of
+ * students_school_class_order_idx (its last columns are the class and the id), so a page deep in a
+ * large school passes its offset in the index instead of reading every row it skips from the
+ * table. Only the page's rows are then read whole and meet the fee structures.
+ */
+const pageStatement = memoByShape((shape) =>
+  statement<ListValue>((p) => {
+    const { from, where, placed } = studentListScope(shape, p);
+    const order = (alias: SQL, name: SQL) => sql`${classOrderSql(sql`${alias}.class_name`)}, ${alias}.section, ${alias}.roll_number, ${name}.name`;
+    const k = shape.session ? sql.raw('k') : sql.raw('s');
+    const structure = shape.session
+      ? sql`left join class_fee_structures f on f.school_id = s.school_id and f.class_name = k.class_name and f.academic_year = ${p.sessionName}`
+      : sql`left join academic_sessions a on a.id = s.session_id
+            left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
+    return sql`
+      select s.id, s.school_id, s.name, ${k}.class_name, ${k}.section, ${k}.roll_number, s.admission_number,
+             s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
+             s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
+             s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
+             s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms,
+             f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
+      from (
+        select s.id${shape.session ? sql`, e.class_name, e.section, e.roll_number` : sql``}
+        ${from} ${where}
+        order by ${order(placed, sql.raw('s'))}
+        limit ${p.limit} offset ${p.offset}
+      ) k
+      join students s on s.id = k.id
+      ${structure}
+      order by ${order(k, sql.raw('s'))}`;
+  }),
+);
+
+const countStatement = memoByShape((shape) =>
+  statement<ListValue>((p) => {
+    const { from, where } = studentListScope(shape, p);
+    return sql`select count(*)::text as n ${from} ${where}`;
+  }),
+);
 
 /** The creation time in whole milliseconds: the same instant on both drivers, which hand timestamps back differently. */
 const CREATED_MS = sql.raw('floor(extract(epoch from s.created_at) * 1000)::bigint::text');
@@ -184,16 +242,16 @@ const CREATED_MS = sql.raw('floor(extract(epoch from s.created_at) * 1000)::bigi
  * The rows a list reads and its filter: students `s` where they sit today, or where they sat in the
  * named session (its enrollment `e`); `placed` names the one whose class, section and roll count.
  */
-function studentListScope(f: StudentFilter): { from: SQL; where: SQL; placed: SQL } {
-  const from = f.session ? sql`from student_enrollments e join students s on s.id = e.student_id and s.school_id = e.school_id` : sql`from students s`;
-  const placed = f.session ? sql.raw('e') : sql.raw('s');
-  const where: SQL[] = [sql`s.school_id = ${f.schoolId}`];
-  if (f.session) where.push(sql`e.school_id = ${f.schoolId} and e.session_id = ${f.session.id}`);
-  if (f.status !== 'all') where.push(sql`s.status = ${f.status}`);
-  if (f.className) where.push(sql`${placed}.class_name = ${f.className}`);
-  if (f.section) where.push(sql`${placed}.section = ${f.section}`);
-  if (f.rollNumber !== undefined) where.push(sql`${placed}.roll_number = ${f.rollNumber}`);
-  if (f.q) where.push(sql`(s.name ilike ${`%${escapeLike(f.q)}%`} or lower(s.admission_number) = lower(${f.q}))`);
+function studentListScope(shape: ListShape, p: Record<ListValue, Placeholder>): { from: SQL; where: SQL; placed: SQL } {
+  const from = shape.session ? sql`from student_enrollments e join students s on s.id = e.student_id and s.school_id = e.school_id` : sql`from students s`;
+  const placed = shape.session ? sql.raw('e') : sql.raw('s');
+  const where: SQL[] = [sql`s.school_id = ${p.schoolId}`];
+  if (shape.session) where.push(sql`e.school_id = ${p.schoolId} and e.session_id = ${p.sessionId}`);
+  if (shape.status) where.push(sql`s.status = ${p.status}`);
+  if (shape.className) where.push(sql`${placed}.class_name = ${p.className}`);
+  if (shape.section) where.push(sql`${placed}.section = ${p.section}`);
+  if (shape.rollNumber) where.push(sql`${placed}.roll_number = ${p.rollNumber}`);
+  if (shape.q) where.push(sql`(s.name ilike ${p.pattern} or lower(s.admission_number) = lower(${p.q}))`);
   return { from, where: sql`where ${sql.join(where, sql` and `)}`, placed };
 }
 
