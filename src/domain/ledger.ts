@@ -83,8 +83,16 @@ export type ReceiptPrefix = (typeof RECEIPT_PREFIXES)[number];
 
 /** `MON/2025-26/000042`: prefix, short academic year, six-digit sequence. */
 export function formatReceiptNumber(prefix: ReceiptPrefix, academicYear: string, sequence: number): string {
-  return `${prefix}/${shortAcademicYear(academicYear)}/${String(sequence).padStart(6, '0')}`;
+  return `${receiptNumberStem(prefix, academicYear)}${String(sequence).padStart(RECEIPT_SEQUENCE_DIGITS, '0')}`;
 }
+
+/** What a receipt number is before its sequence (`MON/2025-26/`); the database appends the sequence it takes. */
+export function receiptNumberStem(prefix: ReceiptPrefix, academicYear: string): string {
+  return `${prefix}/${shortAcademicYear(academicYear)}/`;
+}
+
+/** The sequence is written with at least this many digits, zero-padded. */
+export const RECEIPT_SEQUENCE_DIGITS = 6;
 
 export function parseReceiptNumber(text: string): { prefix: ReceiptPrefix; shortYear: string; sequence: number } | null {
   const match = /^(MON|YRL|FEE|ONL|OPN)\/(\d{4}-\d{2})\/(\d{6,})$/.exec(text);

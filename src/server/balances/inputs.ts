@@ -4,15 +4,12 @@ import { splitArrears, type OpeningHead } from '../../domain/opening';
 import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { readTogether } from '../lib/reads';
-import { rowsOf } from '../lib/sql-rows';
+import { read, readAtOnce, readEach, type RawRow, type ReadRows } from '../lib/read-at-once';
 import { inIds } from '../lib/sql-sets';
-import { loadStructures, type SessionRow, type StudentRow } from '../fees/queries';
-import { academicSessions } from '../db/schema';
-import { and, eq } from 'drizzle-orm';
+import { sessionsRead, structuresFrom, structuresRead, type SessionRow, type StructureRow, type StudentRow } from '../fees/queries';
 import type { AppliedConcession } from '../../domain/concessions';
-import { approvedConcessionsOfSessions } from '../policy/concession-queries';
-import { loadPlans, type SchoolPlans } from '../policy/plans';
+import { approvedConcessionsRead, concessionsBy } from '../policy/concession-queries';
+import { plansFrom, plansRead, type SchoolPlans } from '../policy/plans';
 
 /**
  * THE loader of what a running balance is computed from (decision 0041): for a set of students (or
@@ -35,7 +32,7 @@ export interface BalanceInputs {
   activeSessionId: string | null;
   /** `student|session` → the class, section and roll the student had there */
   enrollments: Map<string, { className: string; section: string; rollNumber: number }>;
-  structures: Awaited<ReturnType<typeof loadStructures>>;
+  structures: Map<string, StructureRow>;
   /** `student|session` → live lines (summed per head and month), arrears heads included */
   lines: Map<string, AccountLine[]>;
   carried: Array<{ studentId: string; sessionId: string; className: string; throughMonth: string; monthly: Paise; yearly: Paise }>;
@@ -54,81 +51,143 @@ export type StudentSet = readonly string[] | undefined;
 const only = (ids: StudentSet, column: string): SQL =>
   ids === undefined ? sql`` : sql` and ${inIds(sql.raw(column), ids)}`;
 
+/**
+ * Up to this many students, the inputs are gathered into one statement (`readAtOnce`): a receipt, a
+ * cancellation, a concession. More (a class's structure, a rollover, a whole school) are read table
+ * by table, so a school's ledger lines are never built into one JSON value.
+ */
+export const AT_ONCE_STUDENTS = 100;
+
 export async function loadBalanceInputs(db: Db, { schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }): Promise<BalanceInputs> {
-  const [studentRows, sessionRows, enrollmentRows, structures, lineRows, carriedRows, openingRows, creditRows, concessions, plans] = await readTogether(
-    db,
-    () => db.execute(sql`select id, class_name, section, roll_number, session_id, status, monthly_bus_fee_paise, fees_from_month from students where school_id = ${schoolId}${only(studentIds, 'id')}`),
-    () => db.select().from(academicSessions).where(and(eq(academicSessions.schoolId, schoolId))),
-    () =>
-      db.execute(sql`select student_id, session_id, class_name, section, roll_number from student_enrollments
-                     where school_id = ${schoolId}${only(studentIds, 'student_id')}`),
-    () => loadStructures(db, { schoolId }),
-    () =>
-      db.execute(sql`
+  const reads = balanceInputReads({ schoolId, studentIds });
+  const small = studentIds !== undefined && studentIds.length <= AT_ONCE_STUDENTS;
+  return balanceInputsFrom(small ? await readAtOnce(db, reads) : await readEach(db, reads));
+}
+
+export interface GroupedLine {
+  studentId: string;
+  sessionId: string;
+  line: AccountLine;
+}
+
+/**
+ * The reads of `loadBalanceInputs`, to put beside others in one `readAtOnce` (a receipt's save reads
+ * its student's inputs with everything else it needs). `structures`, `sessions` and `plans` are
+ * the same reads, under the same names, as the fee screens' (`fees/context.ts`, `fees/writer.ts`),
+ * so a batch holding both reads them once.
+ */
+export function balanceInputReads({ schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }) {
+  return {
+    balanceStudents: read(
+      sql`select id, class_name, section, roll_number, session_id, status, monthly_bus_fee_paise, fees_from_month from students where school_id = ${schoolId}${only(studentIds, 'id')}`,
+      studentFromRow,
+    ),
+    sessions: sessionsRead(schoolId),
+    balanceEnrollments: read(
+      sql`select student_id, session_id, class_name, section, roll_number from student_enrollments
+          where school_id = ${schoolId}${only(studentIds, 'student_id')}`,
+      (r) => ({ studentId: String(r.student_id), sessionId: String(r.session_id), className: String(r.class_name), section: String(r.section), rollNumber: Number(r.roll_number) }),
+    ),
+    structures: structuresRead(schoolId),
+    balanceLines: read(
+      sql`
         select l.student_id, l.session_id, l.head, l.period, sum(l.amount_paise)::text as amount, max(l.paid_on)::text as paid_on
         from receipt_lines l
         where l.school_id = ${schoolId}${only(studentIds, 'l.student_id')}
           and not exists (select 1 from receipts rc where rc.school_id = ${schoolId} and rc.status = 'cancelled' and rc.id = l.receipt_id)
-        group by l.student_id, l.session_id, l.head, l.period`),
-    () =>
-      db.execute(sql`select student_id, session_id, class_name, through_month, monthly_outstanding_paise::text as monthly, yearly_outstanding_paise::text as yearly
-                     from student_previous_balances where school_id = ${schoolId}${only(studentIds, 'student_id')}`),
-    () =>
-      db.execute(sql`select student_id, head, sum(amount_paise)::text as amount from opening_balances
-                     where school_id = ${schoolId} and cancelled_at is null${only(studentIds, 'student_id')} group by student_id, head`),
-    () =>
-      db.execute(sql`select student_id, sum(amount_paise)::text as amount from student_credit_entries
-                     where school_id = ${schoolId}${only(studentIds, 'student_id')} group by student_id`),
-    () => approvedConcessionsOfSessions(db, { schoolId, studentIds }),
-    () => loadPlans(db, schoolId),
-  );
-  const students = rowsOf<Record<string, unknown>>(studentRows).map(studentFromRow);
-  const sessions = new Map(sessionRows.map((s) => [s.id, s]));
-  const enrollments = new Map<string, { className: string; section: string; rollNumber: number }>();
-  for (const r of rowsOf<{ student_id: string; session_id: string; class_name: string; section: string; roll_number: number }>(enrollmentRows)) {
-    enrollments.set(`${r.student_id}|${r.session_id}`, { className: r.class_name, section: r.section, rollNumber: Number(r.roll_number) });
-  }
-  const lines = new Map<string, AccountLine[]>();
-  for (const r of rowsOf<{ student_id: string; session_id: string; head: FeeHead; period: string | null; amount: string; paid_on: string }>(lineRows)) {
-    const key = `${r.student_id}|${r.session_id}`;
-    const list = lines.get(key) ?? [];
-    list.push({ head: r.head, period: r.period, amount: paise(Number(r.amount)), paidOn: r.paid_on });
-    lines.set(key, list);
-  }
-  const carried = rowsOf<{ student_id: string; session_id: string; class_name: string; through_month: string; monthly: string; yearly: string }>(carriedRows).map((r) => ({
-    studentId: r.student_id,
-    sessionId: r.session_id,
-    className: r.class_name,
-    throughMonth: r.through_month,
-    monthly: paise(Number(r.monthly)),
-    yearly: paise(Number(r.yearly)),
-  }));
-  const openingByStudent = new Map<string, Array<{ head: OpeningHead; amount: Paise }>>();
-  for (const r of rowsOf<{ student_id: string; head: OpeningHead; amount: string }>(openingRows)) {
-    const list = openingByStudent.get(r.student_id) ?? [];
-    list.push({ head: r.head, amount: paise(Number(r.amount)) });
-    openingByStudent.set(r.student_id, list);
-  }
-  const opening = new Map<string, { monthly: Paise; yearly: Paise }>();
-  for (const [id, rows] of openingByStudent) opening.set(id, splitArrears(rows));
-  const credit = new Map(rowsOf<{ student_id: string; amount: string }>(creditRows).map((r) => [r.student_id, paise(Number(r.amount))]));
-  return {
-    students,
-    sessions,
-    activeSessionId: sessionRows.find((s) => s.isActive)?.id ?? null,
-    enrollments,
-    structures,
-    lines,
-    carried,
-    opening,
-    credit,
-    concessions,
-    plans,
+        group by l.student_id, l.session_id, l.head, l.period`,
+      (r): GroupedLine => ({
+        studentId: String(r.student_id),
+        sessionId: String(r.session_id),
+        line: { head: r.head as FeeHead, period: (r.period as string | null) ?? null, amount: paise(Number(r.amount)), paidOn: String(r.paid_on) },
+      }),
+    ),
+    balanceCarried: read(
+      sql`select student_id, session_id, class_name, through_month, monthly_outstanding_paise::text as monthly, yearly_outstanding_paise::text as yearly
+          from student_previous_balances where school_id = ${schoolId}${only(studentIds, 'student_id')}`,
+      (r) => ({
+        studentId: String(r.student_id),
+        sessionId: String(r.session_id),
+        className: String(r.class_name),
+        throughMonth: String(r.through_month),
+        monthly: paise(Number(r.monthly)),
+        yearly: paise(Number(r.yearly)),
+      }),
+    ),
+    balanceOpening: read(
+      sql`select student_id, head, sum(amount_paise)::text as amount from opening_balances
+          where school_id = ${schoolId} and cancelled_at is null${only(studentIds, 'student_id')} group by student_id, head`,
+      (r) => ({ studentId: String(r.student_id), head: r.head as OpeningHead, amount: paise(Number(r.amount)) }),
+    ),
+    balanceCredit: read(
+      sql`select student_id, sum(amount_paise)::text as amount from student_credit_entries
+          where school_id = ${schoolId}${only(studentIds, 'student_id')} group by student_id`,
+      (r) => ({ studentId: String(r.student_id), amount: paise(Number(r.amount)) }),
+    ),
+    balanceConcessions: approvedConcessionsRead({ schoolId, studentIds }),
+    plans: plansRead(schoolId),
   };
 }
 
+export type BalanceInputRows = ReadRows<ReturnType<typeof balanceInputReads>>;
+
+export function balanceInputsFrom(rows: BalanceInputRows): BalanceInputs {
+  const enrollments = new Map<string, { className: string; section: string; rollNumber: number }>();
+  for (const r of rows.balanceEnrollments) enrollments.set(`${r.studentId}|${r.sessionId}`, { className: r.className, section: r.section, rollNumber: r.rollNumber });
+  const lines = new Map<string, AccountLine[]>();
+  for (const r of rows.balanceLines) {
+    const key = `${r.studentId}|${r.sessionId}`;
+    const list = lines.get(key) ?? [];
+    list.push(r.line);
+    lines.set(key, list);
+  }
+  const openingByStudent = new Map<string, Array<{ head: OpeningHead; amount: Paise }>>();
+  for (const r of rows.balanceOpening) {
+    const list = openingByStudent.get(r.studentId) ?? [];
+    list.push({ head: r.head, amount: r.amount });
+    openingByStudent.set(r.studentId, list);
+  }
+  const opening = new Map<string, { monthly: Paise; yearly: Paise }>();
+  for (const [id, list] of openingByStudent) opening.set(id, splitArrears(list));
+  return {
+    students: rows.balanceStudents,
+    sessions: new Map(rows.sessions.map((s) => [s.id, s])),
+    activeSessionId: rows.sessions.find((s) => s.isActive)?.id ?? null,
+    enrollments,
+    structures: structuresFrom(rows.structures),
+    lines,
+    carried: rows.balanceCarried,
+    opening,
+    credit: new Map(rows.balanceCredit.map((r) => [r.studentId, r.amount])),
+    concessions: concessionsBy(rows.balanceConcessions, (c) => `${c.studentId}|${c.sessionId}`),
+    plans: plansFrom(rows.plans),
+  };
+}
+
+/**
+ * The inputs once a receipt's lines are written: each line added to its student's and session's
+ * sums per head and month, as the grouped read would find them after the insert. A save computes
+ * its running balances from this, so nothing reads the ledger again while the receipt counter is
+ * held (decision 0049).
+ */
+export function withReceiptLines(inputs: BalanceInputs, studentId: string, added: ReadonlyArray<{ sessionId: string; line: AccountLine }>): BalanceInputs {
+  const lines = new Map(inputs.lines);
+  for (const { sessionId, line } of added) {
+    const key = `${studentId}|${sessionId}`;
+    const list = [...(lines.get(key) ?? [])];
+    const at = list.findIndex((l) => l.head === line.head && l.period === line.period);
+    if (at < 0) list.push({ ...line });
+    else {
+      const was = list[at]!;
+      list[at] = { ...was, amount: paise(was.amount + line.amount), paidOn: was.paidOn > line.paidOn ? was.paidOn : line.paidOn };
+    }
+    lines.set(key, list);
+  }
+  return { ...inputs, lines };
+}
+
 /** The few student columns a balance needs, from a raw row (both drivers answer snake_case). */
-function studentFromRow(r: Record<string, unknown>): BalanceStudent {
+function studentFromRow(r: RawRow): BalanceStudent {
   return {
     id: String(r.id),
     className: String(r.class_name),

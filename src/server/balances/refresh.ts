@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
 import { loadBalanceInputs, type StudentSet } from './inputs';
@@ -159,33 +159,54 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-/** Upserts in chunks over JSON arrays (no parameter limit, a few round trips), then the stale rows go. */
-async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): Promise<void> {
+/**
+ * The statements that store computed rows: the delete of rows that no longer apply, then upserts in
+ * chunks over JSON arrays (no parameter limit). Each is one data-modifying statement, so a caller
+ * may also run them as common tables of one statement (a receipt's save, `fees/writer.ts`).
+ */
+export function balanceWrites(schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): { stale: SQL; sessionRows: SQL[]; studentRows: SQL[] } {
   const scope = ids === undefined ? sql`` : sql` and ${inIds(sql`student_id`, ids)}`;
   const sessionScope = sessionIds ? sql` and ${inIds(sql`session_id`, sessionIds)}` : sql``;
   // the rows that stay, as two parallel arrays (a uuid is 37 bytes of text: 180,000 pairs are 13 MB)
   const keep = { students: `{${computed.sessions.map((r) => r.studentId).join(',')}}`, sessions: `{${computed.sessions.map((r) => r.sessionId).join(',')}}` };
-  await db.execute(sql`
+  const stale = sql`
     delete from student_session_balances b
     where b.school_id = ${schoolId}${scope}${sessionScope}
       -- NOT EXISTS, not NOT IN: an anti-join the planner can always hash (NOT IN is hashed only
       -- while the list fits in work_mem); the scope is a hashed semi-join for the same reason (inIds)
       and not exists (
         select 1 from unnest(${keep.students}::uuid[], ${keep.sessions}::uuid[]) as x(student_id, session_id)
-        where x.student_id = b.student_id and x.session_id = b.session_id)`);
-  for (const part of chunks(computed.sessions)) {
-    await db.execute(sql`
+        where x.student_id = b.student_id and x.session_id = b.session_id)`;
+  const sessionRows = chunks(computed.sessions).map(
+    (part) => sql`
       insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
       from jsonb_to_recordset(${jsonRows(part, SESSION_COLUMNS)}::jsonb) as x(student_id uuid, session_id uuid, ${sql.raw(typed(SESSION_COLUMNS))})
-      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`);
-  }
-  for (const part of chunks(computed.students)) {
-    await db.execute(sql`
+      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`,
+  );
+  const studentRows = chunks(computed.students).map(
+    (part) => sql`
       insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
       from jsonb_to_recordset(${jsonRows(part, STUDENT_COLUMNS)}::jsonb) as x(student_id uuid, ${sql.raw(typed(STUDENT_COLUMNS))})
-      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`);
+      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`,
+  );
+  return { stale, sessionRows, studentRows };
+}
+
+/**
+ * Stores computed rows. A few students' rows (one chunk of each) go in ONE statement, the delete and
+ * the upserts as its common tables: they touch different rows (the delete only rows not upserted).
+ * A whole school's go chunk by chunk, all in the caller's transaction.
+ */
+async function writeBalances(db: Db, schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): Promise<void> {
+  const { stale, sessionRows, studentRows } = balanceWrites(schoolId, ids, computed, sessionIds);
+  if (sessionRows.length <= 1 && studentRows.length <= 1) {
+    const parts = [stale, ...sessionRows, ...studentRows].map((statement, i) => sql`${sql.identifier(`w${i}`)} as (${statement})`);
+    await db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
+    return;
   }
+  await db.execute(stale);
+  for (const statement of [...sessionRows, ...studentRows]) await db.execute(statement);
   // a deleted student's rows go with them (cascade); a student row with no student left cannot exist
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -41,11 +41,11 @@ export interface Database {
 }
 
 export async function openPglite(
-  options: { dataDir?: string; loadDataDir?: Blob } = {},
+  options: { dataDir?: string; loadDataDir?: Blob; logger?: Logger } = {},
 ): Promise<Database & { client: PGlite }> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, ...(options.logger ? { logger: options.logger } : {}) }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -64,14 +64,15 @@ export async function openPglite(
  */
 export const SESSION_SETTINGS = '-c jit=off';
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+/** `logger`: sees every statement the handle sends (tests count round trips with it). */
+export async function openPostgres(url: string, options: { max?: number; logger?: Logger } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, options: SESSION_SETTINGS });
   // an idle connection the server closes (a restart, a dropped database) is replaced on the next
   // query; without a listener node-postgres would raise it as an uncaught error and stop the app
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   // bigint columns (counts, sums) come back as strings from node-postgres; amounts are parsed
   // explicitly where read, so the default is kept.
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool, { schema, ...(options.logger ? { logger: options.logger } : {}) }) as unknown as Db;
   pooledUrls.set(db, url);
   return { db, kind: 'postgres', close: () => pool.end() };
 }

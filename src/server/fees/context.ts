@@ -1,28 +1,31 @@
-import { and, eq } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { allocateCarriedPayment } from '../../domain/fees';
 import { formatINR, type Paise } from '../../domain/money';
 import { isBalanceHead, monthLabel } from '../../domain/ledger';
 import type { AppliedConcession } from '../../domain/concessions';
 import type { Db } from '../db/client';
-import { studentConcessions } from '../policy/concession-queries';
-import { loadPlans, planFor } from '../policy/plans';
+import { approvedConcessionsRead, concessionsBy } from '../policy/concession-queries';
+import { planFor, plansFrom, plansRead } from '../policy/plans';
 import { planSchedule, type Instalment, type InstalmentPlan } from '../../domain/instalments';
 import { sessionMonths } from '../../domain/sessions';
-import { readTogether } from '../lib/reads';
-import { classFeeStructures, previousBalances } from '../db/schema';
-import { badRequest, conflict } from '../lib/errors';
+import { read, readAtOnce, tableRead, type ReadRows } from '../lib/read-at-once';
+import { academicSessions, classFeeStructures, previousBalances, studentEnrollments, students } from '../db/schema';
+import { badRequest, conflict, notFound } from '../lib/errors';
+import { isUuid } from '../lib/ids';
 import {
   accountOf,
   structureAmounts,
   carriedBalances,
   findActiveSession,
   findSessionById,
-  findStudentOr404,
-  loadStructures,
-  placementIn,
-  requireSessionByYear,
+  placementOutside,
+  sessionNamed,
   structureFor,
-  studentSessionLines,
+  structuresFrom,
+  structuresRead,
+  studentSessionLinesRead,
+  studentRead,
+  type CarriedRow,
   type DetailedLine,
   type Placement,
   type ReceiptWithLines,
@@ -32,7 +35,7 @@ import {
 } from './queries';
 import type { NewLine } from './writer';
 
-/** Everything a fee screen needs about one student in one session, read in a handful of queries. */
+/** Everything a fee screen needs about one student in one session, read in one statement. */
 export interface StudentSession {
   student: StudentRow;
   session: SessionRow;
@@ -47,50 +50,104 @@ export interface StudentSession {
   plan: InstalmentPlan;
 }
 
-export async function loadStudentSession(
-  db: Db,
-  { schoolId, studentId, academicYear }: { schoolId: string; studentId: string; academicYear?: string | null },
-): Promise<StudentSession> {
-  // the student and a named session are independent reads: ask for both at once
-  const [student, named] = await readTogether(
-    db,
-    () => findStudentOr404(db, { schoolId, studentId }),
-    () => (academicYear ? requireSessionByYear(db, { schoolId, year: academicYear }) : Promise.resolve(undefined)),
-  );
-  const session = named ?? (await defaultSession(db, student));
-  const [placement, structures, lines, carried, granted, plans] = await readTogether(
-    db,
-    () => placementIn(db, student, session),
-    () => loadStructures(db, { schoolId }),
-    () => studentSessionLines(db, { schoolId, studentId, sessionId: session.id }),
-    () =>
-      db
-        .select()
-        .from(previousBalances)
-        .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.studentId, studentId), eq(previousBalances.sessionId, session.id)))
-        .limit(1)
-        .then((rows) => rows[0]),
-    () => studentConcessions(db, { schoolId, sessionId: session.id, studentId }),
-    () => loadPlans(db, schoolId),
-  );
+/** Which student, and which session: named (any spelling, or an id), else theirs. */
+export interface StudentSessionArgs {
+  schoolId: string;
+  studentId: string;
+  academicYear?: string | null;
+}
+
+/**
+ * The student's session in ONE statement (issue 14): the student, the session, their placement in it,
+ * the structures, their lines, whether the session was closed for them, their concessions and the
+ * plans. Independent reads go beside it in the same statement (`studentSessionReads`).
+ */
+export async function loadStudentSession(db: Db, args: StudentSessionArgs): Promise<StudentSession> {
+  if (!isUuid(args.studentId)) throw notFound('Student not found');
+  const { with: common, reads } = studentSessionReads(args);
+  return studentSessionFrom(await readAtOnce(db, reads, { with: common }), args);
+}
+
+/** The common table naming the session a fee screen shows, for reads beside the student's session. */
+export const FEE_SESSION = sql`(select id from fee_session)`;
+
+/**
+ * The reads of `loadStudentSession`, to put beside others in one `readAtOnce` (with its common
+ * table `fee_session`, which `FEE_SESSION` names). `studentId` must be a uuid (`isUuid`).
+ */
+export function studentSessionReads({ schoolId, studentId, academicYear }: StudentSessionArgs) {
+  return {
+    with: { fee_session: feeSessionSql({ schoolId, studentId, academicYear }) },
+    reads: {
+      student: studentRead({ schoolId, studentId }),
+      session: tableRead(academicSessions, sql`select * from fee_session`),
+      placement: read(
+        sql`select class_name, section, roll_number from ${studentEnrollments}
+            where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${FEE_SESSION} limit 1`,
+        (r): Placement => ({ className: String(r.class_name), section: String(r.section), rollNumber: Number(r.roll_number) }),
+      ),
+      structures: structuresRead(schoolId),
+      lines: studentSessionLinesRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+      closedBy: tableRead(
+        previousBalances,
+        sql`select * from ${previousBalances} where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${FEE_SESSION} limit 1`,
+      ),
+      concessions: approvedConcessionsRead({ schoolId, sessionId: FEE_SESSION, studentIds: [studentId] }),
+      plans: plansRead(schoolId),
+    },
+  };
+}
+
+/**
+ * The session: a named one (`findSessionByYear`: a session id, or the name in any spelling); else
+ * the student's own session, or for a student never placed in one the school's active session.
+ */
+function feeSessionSql({ schoolId, studentId, academicYear }: StudentSessionArgs): SQL {
+  if (academicYear) return sql`select * from ${academicSessions} where ${academicSessions.schoolId} = ${schoolId} and ${sessionNamed(academicYear)} limit 1`;
+  const own = sql`(select s.session_id from ${students} s where s.school_id = ${schoolId} and s.id = ${studentId})`;
+  return sql`select * from ${academicSessions}
+             where ${academicSessions.schoolId} = ${schoolId} and (${academicSessions.id} = ${own} or ${academicSessions.isActive})
+             order by coalesce(${academicSessions.id} = ${own}, false) desc limit 1`;
+}
+
+/** The student's session from its reads, refused as `loadStudentSession` refuses it. */
+export function studentSessionFrom(rows: ReadRows<ReturnType<typeof studentSessionReads>['reads']>, { academicYear }: StudentSessionArgs): StudentSession {
+  const student = rows.student[0];
+  if (!student) throw notFound('Student not found');
+  const session = rows.session[0];
+  if (!session) {
+    if (academicYear) throw badRequest(`Academic session ${academicYear} was not found. Create it under Session Management first.`);
+    throw badRequest(NO_SESSION_MESSAGE);
+  }
+  const placement = rows.placement[0] ?? placementOutside(student, session);
   if (!placement) throw badRequest(`${student.name} was not enrolled in the ${session.name} session`);
   return {
     student,
     session,
     placement,
-    structure: structureFor(structures, placement.className, session.name),
-    lines,
-    carried,
-    concessions: granted,
-    plan: planFor(plans, placement.className),
+    structure: structureFor(structuresFrom(rows.structures), placement.className, session.name),
+    lines: rows.lines,
+    carried: rows.closedBy[0],
+    concessions: concessionsBy(rows.concessions, (c) => c.studentId).get(student.id) ?? [],
+    plan: planFor(plansFrom(rows.plans), placement.className),
   };
 }
+
+const NO_SESSION_MESSAGE = 'Create an academic session under Session Management first.';
 
 /** The student's own session; for a student never placed in one, the school's active session. */
 export async function defaultSession(db: Db, student: StudentRow): Promise<SessionRow> {
   const own = student.sessionId ? await findSessionById(db, { schoolId: student.schoolId, id: student.sessionId }) : undefined;
   const session = own ?? (await findActiveSession(db, { schoolId: student.schoolId }));
-  if (!session) throw badRequest('Create an academic session under Session Management first.');
+  if (!session) throw badRequest(NO_SESSION_MESSAGE);
+  return session;
+}
+
+/** `defaultSession` from the school's sessions, already read. */
+export function defaultSessionOf(student: StudentRow, sessions: Iterable<SessionRow>): SessionRow {
+  const all = [...sessions];
+  const session = (student.sessionId ? all.find((s) => s.id === student.sessionId) : undefined) ?? all.find((s) => s.isActive);
+  if (!session) throw badRequest(NO_SESSION_MESSAGE);
   return session;
 }
 
@@ -152,7 +209,12 @@ export async function carriedPaymentLines(
   db: Db,
   { schoolId, student, amount, paidOn }: { schoolId: string; student: StudentRow; amount: Paise; paidOn: string },
 ): Promise<NewLine[]> {
-  const rows = (await carriedBalances(db, { schoolId, studentId: student.id })).filter((r) => r.remaining > 0);
+  return carriedPaymentLinesOf(await carriedBalances(db, { schoolId, studentId: student.id }), { student, amount, paidOn });
+}
+
+/** `carriedPaymentLines` from the student's carried balances, already read (`carriedReads`). */
+export function carriedPaymentLinesOf(carried: readonly CarriedRow[], { student, amount, paidOn }: { student: StudentRow; amount: Paise; paidOn: string }): NewLine[] {
+  const rows = carried.filter((r) => r.remaining > 0);
   const owed = rows.reduce((s, r) => s + r.remaining, 0);
   if (owed === 0) throw badRequest(`There is no previous balance pending for ${student.name}`);
   // keyed by position: the opening arrears and a session's carried balance may name the same session

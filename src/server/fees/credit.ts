@@ -1,7 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { studentCreditEntries } from '../db/schema';
+import { read, readRows, type Read } from '../lib/read-at-once';
 
 /**
  * A student's credit balance (ruling 27): the sum of their credit entries (online money beyond
@@ -9,9 +10,15 @@ import { studentCreditEntries } from '../db/schema';
  * depending on the online-payments area, which writes it.
  */
 export async function creditBalance(db: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<Paise> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${studentCreditEntries.amountPaise}), 0)` })
-    .from(studentCreditEntries)
-    .where(and(eq(studentCreditEntries.schoolId, schoolId), eq(studentCreditEntries.studentId, studentId)));
-  return paise(Number(row?.total ?? 0));
+  return creditFrom(await readRows(db, creditRead({ schoolId, studentId })));
 }
+
+/** The student's credit as one read, to run beside others (`readAtOnce`); `creditFrom` takes its row. */
+export function creditRead({ schoolId, studentId }: { schoolId: string; studentId: string }): Read<Paise> {
+  return read(
+    sql`select coalesce(sum(amount_paise), 0)::text as total from ${studentCreditEntries} where school_id = ${schoolId} and student_id = ${studentId}`,
+    (r) => paise(Number(r.total)),
+  );
+}
+
+export const creditFrom = (rows: readonly Paise[]): Paise => rows[0] ?? paise(0);

@@ -14,23 +14,27 @@ import {
 import { MONTH_NAMES, indiaDate, sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { badRequest, conflict } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import {
   accountFor,
   assertOpenForFees,
   linesAfter,
-  carriedPaymentLines,
+  carriedPaymentLinesOf,
   checkNotFuture,
   checkPaidOn,
   loadStudentSession,
+  studentSessionFrom,
+  studentSessionReads,
   monthWhat,
   structureMissingMessage,
 } from './context';
 import { carriedSummaryDto, receiptDto, toCarriedSummaryDto, toReceiptDto } from './dto';
 import { monthlyEntries, monthlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
-import { carriedBalances, summariseCarried } from './queries';
-import { inLedgerTransaction, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { carriedBalances, carriedFrom, carriedReads, summariseCarried } from './queries';
+import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { onlyIf, readAtOnce } from '../lib/read-at-once';
+import { isUuid } from '../lib/ids';
 
 const listQuery = z.object({
   studentId: z.string().trim().min(1, SELECT_STUDENT_MESSAGE).max(100),
@@ -113,10 +117,23 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
 
       const result = await inLedgerTransaction(db, async (tx) => {
         const student = body.studentId;
+        if (!isUuid(student)) throw notFound('Student not found');
         // lock first: a save for this student that is just finishing must be seen in full
         await lockStudentLedger(tx, { schoolId, studentId: student });
-        const ctx = await loadStudentSession(tx, { schoolId, studentId: student, academicYear: body.academicYear });
-        const seen = await replayed(tx, { schoolId, clientId, hash });
+        // then everything the save depends on, in one statement (decision 0049)
+        const context = studentSessionReads({ schoolId, studentId: student, academicYear: body.academicYear });
+        const rows = await readAtOnce(
+          tx,
+          {
+            ...context.reads,
+            seen: replayRead({ schoolId, clientId }),
+            ...onlyIf(Boolean(body.previousBalancePaid), carriedReads({ schoolId, studentId: student })),
+            ...receiptWriteReads({ schoolId, studentId: student, actor: request, receivedBy: body.receivedBy }),
+          },
+          { with: context.with },
+        );
+        const ctx = studentSessionFrom(rows, { schoolId, studentId: student, academicYear: body.academicYear });
+        const seen = replayedOf(rows.seen[0], hash);
         if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines };
         assertOpenForFees(ctx);
         if (!ctx.structure) throw badRequest(structureMissingMessage(ctx.placement.className, ctx.session.name));
@@ -164,7 +181,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
           const paidOn = body.previousBalanceDate ?? today;
           // a carried balance belongs to an earlier session: like Record Fee Payment, any date up to today
           checkNotFuture(paidOn, { today, what: 'the previous balance payment' });
-          lines.push(...(await carriedPaymentLines(tx, { schoolId, student: ctx.student, amount: body.previousBalancePaid, paidOn })));
+          lines.push(...carriedPaymentLinesOf(carriedFrom(rows), { student: ctx.student, amount: body.previousBalancePaid, paidOn }));
         }
         if (lines.length === 0) throw badRequest(unchanged > 0 ? NO_NEW_DATA_MESSAGE : NO_DATA_MESSAGE);
 
@@ -181,7 +198,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
           requestHash: hash,
           lines,
           dues: accountFor(ctx, indiaMonthKey(now)),
-        });
+        }, receiptPrereadsOf(rows, body.receivedBy));
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,14 +21,25 @@ import { indiaDate, sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { passouts } from '../db/schema';
-import { badRequest, conflict } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
-import { accountFor, assertOpenForFees, carriedPaymentLines, checkPaidOn, defaultSession, loadStudentSession, scheduleFor } from './context';
+import {
+  accountFor,
+  assertOpenForFees,
+  carriedPaymentLinesOf,
+  checkPaidOn,
+  defaultSessionOf,
+  FEE_SESSION,
+  scheduleFor,
+  studentSessionFrom,
+  studentSessionReads,
+} from './context';
 import { money, receiptDto, toReceiptDto, type ReceiptDto } from './dto';
-import { studentFine } from '../policy/fines';
+import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
+import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
 import { lockStudentLedger } from './locks';
-import { findActiveSession, findSessionById, findStudentOr404, listReceipts, requireSessionByYear } from './queries';
-import { inLedgerTransaction, peekReceiptNumber, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { carriedFrom, carriedReads, findActiveSession, listReceipts, requireSessionByYear } from './queries';
+import { inLedgerTransaction, peekReceiptNumber, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
 
 /** A receipt as Record Fee Payment shows it: the spec's { studentId, fees, totalPaid } plus the receipt. */
 export const feePaymentDto = receiptDto.extend({
@@ -127,14 +138,40 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
         mode: [body.paymentMode, body.chequeNumber, body.bankName, body.upiReference, body.transactionReference],
       });
 
+      const current = fees.filter((f) => f.type !== 'previous_balance');
+      const carriedAmount = paise(fees.filter((f) => f.type === 'previous_balance').reduce((s, f) => s + f.amount, 0));
+      const fineTotal = current.filter((f) => f.type === 'fine').reduce((s, f) => s + f.amount, 0);
+
       const result = await inLedgerTransaction(db, async (tx) => {
-        await lockStudentLedger(tx, { schoolId, studentId: body.studentId });
-        const student = await findStudentOr404(tx, { schoolId, studentId: body.studentId });
-        const seen = await replayed(tx, { schoolId, clientId: body.clientId, hash });
+        const studentId = body.studentId;
+        if (!isUuid(studentId)) throw notFound('Student not found');
+        await lockStudentLedger(tx, { schoolId, studentId });
+        // everything the payment depends on, in one statement after the lock (decision 0049); the
+        // session is the student's own (or the active one), as for the fee screens
+        const context = studentSessionReads({ schoolId, studentId });
+        const rows = await readAtOnce(
+          tx,
+          {
+            ...context.reads,
+            seen: replayRead({ schoolId, clientId: body.clientId }),
+            leftFrom: read(
+              sql`select session_id from ${passouts} where school_id = ${schoolId} and student_id = ${studentId} limit 1`,
+              (r) => (r.session_id as string | null) ?? null,
+            ),
+            ...onlyIf(carriedAmount > 0, carriedReads({ schoolId, studentId })),
+            ...onlyIf(fineTotal > 0, {
+              fineRule: lateFineRuleRead(schoolId),
+              waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+            }),
+            ...receiptWriteReads({ schoolId, studentId, actor: request, receivedBy: body.receivedBy }),
+          },
+          { with: context.with },
+        );
+        const student = rows.student[0];
+        if (!student) throw notFound('Student not found');
+        const seen = replayedOf(rows.seen[0], hash);
         if (seen) return { receipt: seen, replayed: true };
 
-        const current = fees.filter((f) => f.type !== 'previous_balance');
-        const carriedAmount = paise(fees.filter((f) => f.type === 'previous_balance').reduce((s, f) => s + f.amount, 0));
         const lines: NewLine[] = [];
         let session;
         let placement;
@@ -143,18 +180,12 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
           if (current.length > 0) {
             throw conflict(`${student.name} has left the school (passouts): only their outstanding balance can be collected, as previous_balance.`);
           }
-          const [left] = await tx
-            .select({ sessionId: passouts.sessionId })
-            .from(passouts)
-            .where(and(eq(passouts.schoolId, schoolId), eq(passouts.studentId, student.id)))
-            .limit(1);
+          const left = rows.leftFrom[0];
           session =
-            (await findActiveSession(tx, { schoolId })) ??
-            (left?.sessionId ? await findSessionById(tx, { schoolId, id: left.sessionId }) : undefined) ??
-            (await defaultSession(tx, student));
+            rows.sessions.find((s) => s.isActive) ?? (left ? rows.sessions.find((s) => s.id === left) : undefined) ?? defaultSessionOf(student, rows.sessions);
           placement = { className: student.className, section: student.section, rollNumber: student.rollNumber };
         } else {
-          const ctx = await loadStudentSession(tx, { schoolId, studentId: student.id, academicYear: (await defaultSession(tx, student)).id });
+          const ctx = studentSessionFrom(rows, { schoolId, studentId });
           session = ctx.session;
           placement = ctx.placement;
           if (current.length > 0) {
@@ -163,10 +194,9 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
             const months = new Set(sessionMonths(session.startDate, session.endDate).map((m) => m.key));
             dues = accountFor(ctx, indiaMonthKey(now));
             const sessionId = ctx.session.id;
-            const fineTotal = current.filter((f) => f.type === 'fine').reduce((s, f) => s + f.amount, 0);
             if (fineTotal > 0) {
               // a fine is collected up to today's fine, the same figure fee status shows (issue 16)
-              const { fine } = await studentFine(tx, { schoolId, studentId: student.id, sessionId: ctx.session.id, account: dues, asOf: today, schedule: scheduleFor(ctx) });
+              const fine = fineOf({ rule: lateFineRuleFrom(rows.fineRule), waivedKeys: new Set(rows.waivers), account: dues, asOf: today, schedule: scheduleFor(ctx) });
               if (fineTotal > fine.due) {
                 throw conflict(`Late Fine: only ${formatINR(fine.due)} is due today (${fine.explanation}); ${formatINR(paise(fineTotal))} is more than that.`);
               }
@@ -193,7 +223,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
           }
         }
         if (carriedAmount > 0) {
-          lines.push(...(await carriedPaymentLines(tx, { schoolId, student, amount: carriedAmount, paidOn })));
+          lines.push(...carriedPaymentLinesOf(carriedFrom(rows), { student, amount: carriedAmount, paidOn }));
         }
         const receipt = await writeReceipt(tx, request, {
           schoolId,
@@ -208,7 +238,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
           requestHash: hash,
           lines,
           dues,
-        });
+        }, receiptPrereadsOf(rows, body.receivedBy));
         return { receipt, replayed: false };
       });
 

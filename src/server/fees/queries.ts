@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
@@ -6,7 +6,7 @@ import { planTiming, type InstalmentPlan } from '../../domain/instalments';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { readTogether } from '../lib/reads';
+import { read, readAtOnce, readEach, readRows, tableRead, tableRowParser, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
 import {
   academicSessions,
   classFeeStructures,
@@ -19,7 +19,7 @@ import {
 import { badRequest, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import { inIds } from '../lib/sql-sets';
-import { openingArrears } from '../opening/arrears';
+import { openingArrearsFrom, openingArrearsRead } from '../opening/arrears';
 
 export type StudentRow = typeof students.$inferSelect;
 import type { SessionRow } from '../sessions/queries';
@@ -43,26 +43,37 @@ export async function findStudentOr404(db: Db, { schoolId, studentId }: { school
 
 /** A session named in any spelling (`2025-2026`, `2025-26`, `2025`) or by id. */
 export async function findSessionByYear(db: Db, { schoolId, year }: { schoolId: string; year: string }): Promise<SessionRow | undefined> {
-  const text = year.trim();
-  const canonical = normaliseAcademicYear(text);
-  const names = [...new Set([text, ...(canonical ? [canonical] : [])])];
   const [row] = await db
     .select()
     .from(academicSessions)
-    .where(
-      and(
-        eq(academicSessions.schoolId, schoolId),
-        isUuid(text) ? eq(academicSessions.id, text) : inArray(academicSessions.name, names),
-      ),
-    )
+    .where(and(eq(academicSessions.schoolId, schoolId), sessionNamed(year)))
     .limit(1);
   return row;
+}
+
+/** The condition on `academic_sessions` of `findSessionByYear`: the id, or the name in any spelling. */
+export function sessionNamed(year: string): SQL {
+  const text = year.trim();
+  if (isUuid(text)) return sql`${academicSessions.id} = ${text}`;
+  const canonical = normaliseAcademicYear(text);
+  const names = [...new Set([text, ...(canonical ? [canonical] : [])])];
+  return inArray(academicSessions.name, names);
 }
 
 export async function requireSessionByYear(db: Db, { schoolId, year }: { schoolId: string; year: string }): Promise<SessionRow> {
   const row = await findSessionByYear(db, { schoolId, year });
   if (!row) throw badRequest(`Academic session ${year} was not found. Create it under Session Management first.`);
   return row;
+}
+
+/** Every session of the school (a handful), to read beside others (`readAtOnce`). */
+export function sessionsRead(schoolId: string): Read<SessionRow> {
+  return tableRead(academicSessions, sql`select * from ${academicSessions} where school_id = ${schoolId}`);
+}
+
+/** The student's row, to read beside others (`readAtOnce`); `studentId` must be a uuid. */
+export function studentRead({ schoolId, studentId }: { schoolId: string; studentId: string }): Read<StudentRow> {
+  return tableRead(students, sql`select * from ${students} where school_id = ${schoolId} and id = ${studentId}`);
 }
 
 // one place for session lookups: the sessions area owns them
@@ -87,7 +98,11 @@ export async function placementIn(db: Db, student: StudentRow, session: SessionR
       ),
     )
     .limit(1);
-  if (row) return row;
+  return row ?? placementOutside(student, session);
+}
+
+/** Without an enrollment: their current placement, if the session is their own (or they have none). */
+export function placementOutside(student: StudentRow, session: SessionRow): Placement | null {
   if (student.sessionId === session.id || student.sessionId === null) {
     return { className: student.className, section: student.section, rollNumber: student.rollNumber };
   }
@@ -98,7 +113,7 @@ export async function placementIn(db: Db, student: StudentRow, session: SessionR
 // Fee structures
 // ---------------------------------------------------------------------------------------------
 
-type StructureRow = typeof classFeeStructures.$inferSelect;
+export type StructureRow = typeof classFeeStructures.$inferSelect;
 
 export function structureAmounts(row: StructureRow): FeeStructureAmounts {
   return {
@@ -120,7 +135,15 @@ const structureKey = (className: string, year: string) => `${className.trim().to
  * one read, small (classes × years), then looked up in memory for any number of students.
  */
 export async function loadStructures(db: Db, { schoolId }: { schoolId: string }): Promise<Map<string, StructureRow>> {
-  const rows = await db.select().from(classFeeStructures).where(eq(classFeeStructures.schoolId, schoolId));
+  return structuresFrom(await readRows(db, structuresRead(schoolId)));
+}
+
+/** The school's structures as one read, to run beside others (`readAtOnce`); `structuresFrom` keys them. */
+export function structuresRead(schoolId: string): Read<StructureRow> {
+  return tableRead(classFeeStructures, sql`select * from ${classFeeStructures} where school_id = ${schoolId}`);
+}
+
+export function structuresFrom(rows: readonly StructureRow[]): Map<string, StructureRow> {
   const map = new Map<string, StructureRow>();
   for (const row of rows) map.set(structureKey(row.className, row.academicYear), row);
   return map;
@@ -134,35 +157,49 @@ export function structureFor(map: Map<string, StructureRow>, className: string, 
 // Ledger reads
 // ---------------------------------------------------------------------------------------------
 
-/** Live lines of one student for one session (previous-balance lines excluded), with their receipts. */
-export async function studentSessionLines(db: Db, { schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string }) {
-  const rows = await db
-    .select({
-      id: receiptLines.id,
-      head: receiptLines.head,
-      period: receiptLines.period,
-      amount: receiptLines.amountPaise,
-      paidOn: receiptLines.paidOn,
-      createdAt: receiptLines.createdAt,
-      receiptId: receipts.id,
-      receiptNumber: receipts.receiptNumber,
-      clientId: receipts.clientId,
-    })
-    .from(receiptLines)
-    .innerJoin(receipts, eq(receipts.id, receiptLines.receiptId))
-    .where(
-      and(
-        eq(receiptLines.schoolId, schoolId),
-        eq(receiptLines.studentId, studentId),
-        eq(receiptLines.sessionId, sessionId),
-        notInArray(receiptLines.head, ['previous_balance', 'opening_balance']),
-        eq(receipts.status, 'live'),
-      ),
-    )
-    .orderBy(asc(receiptLines.createdAt), asc(receiptLines.position), asc(receiptLines.id));
-  return rows.map((r) => ({ ...r, amount: paise(num(r.amount)) }));
+/** A live line of a student's session with the receipt it is on, as the fee screens read it. */
+export interface DetailedLine {
+  id: string;
+  head: FeeHead;
+  period: string | null;
+  amount: Paise;
+  paidOn: string;
+  createdAt: Date;
+  receiptId: string;
+  receiptNumber: string;
+  clientId: string | null;
 }
-export type DetailedLine = Awaited<ReturnType<typeof studentSessionLines>>[number];
+
+/** Live lines of one student for one session (previous-balance lines excluded), with their receipts. */
+export async function studentSessionLines(db: Db, { schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string }): Promise<DetailedLine[]> {
+  return readRows(db, studentSessionLinesRead({ schoolId, studentId, sessionId }));
+}
+
+/** `studentSessionLines` as one read; the session by id or by SQL naming one (a common table of the batch). */
+export function studentSessionLinesRead({ schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string | SQL }): Read<DetailedLine> {
+  return read(
+    sql`select l.id, l.head, l.period, l.amount_paise, l.paid_on, l.created_at, r.id as receipt_id, r.receipt_number, r.client_id
+        from ${receiptLines} l
+        join ${receipts} r on r.id = l.receipt_id
+        where l.school_id = ${schoolId} and l.student_id = ${studentId} and l.session_id = ${sessionId}
+          and l.head not in ('previous_balance', 'opening_balance') and r.status = 'live'
+        order by l.created_at, l.position, l.id`,
+    (r) => ({
+      id: String(r.id),
+      head: r.head as FeeHead,
+      period: (r.period as string | null) ?? null,
+      amount: paise(num(r.amount_paise)),
+      paidOn: String(r.paid_on),
+      createdAt: toDate(r.created_at),
+      receiptId: String(r.receipt_id),
+      receiptNumber: String(r.receipt_number),
+      clientId: (r.client_id as string | null) ?? null,
+    }),
+  );
+}
+
+/** A timestamp as either driver (text) or `to_json` (ISO text) gives it. */
+const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 
 /**
  * Live lines of a whole session, summed per student, head and month: one grouped read that feeds
@@ -230,22 +267,6 @@ export function throughMonth(session: SessionRow, month: string): string {
 // Carried balances
 // ---------------------------------------------------------------------------------------------
 
-/** Live previous-balance payments per student and session they pay off. */
-async function carriedPayments(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<Map<string, number>> {
-  const result = await db.execute(sql`
-    select l.student_id, l.session_id, sum(l.amount_paise)::text as paid
-    from ${receiptLines} l
-    join ${receipts} r on r.id = l.receipt_id and r.status = 'live'
-    where l.school_id = ${schoolId} and l.head = 'previous_balance'
-      ${studentId ? sql`and l.student_id = ${studentId}` : sql``}
-    group by l.student_id, l.session_id`);
-  const map = new Map<string, number>();
-  for (const row of result.rows as Array<{ student_id: string; session_id: string; paid: string }>) {
-    map.set(`${row.student_id}|${row.session_id}`, Number(row.paid));
-  }
-  return map;
-}
-
 export interface CarriedRow extends CarriedBalancePosition {
   id: string;
   /** `carried`: left in an earlier session; `opening`: arrears from the old register (decision 0027) */
@@ -265,14 +286,49 @@ export const OPENING_ACADEMIC_YEAR = 'Opening arrears';
 
 /**
  * Every balance carried for the school (or one student), with what is left of it, oldest first:
- * the opening arrears from the old register (decision 0027), then each earlier session's.
+ * the opening arrears from the old register (decision 0027), then each earlier session's. One round
+ * trip for a student; a whole school's rows are read table by table, not gathered into one value.
  */
 export async function carriedBalances(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<CarriedRow[]> {
-  const [carried, opening] = await readTogether(
-    db,
-    () => sessionCarriedBalances(db, { schoolId, studentId }),
-    () => openingArrears(db, { schoolId, studentId }),
-  );
+  const reads = carriedReads({ schoolId, studentId });
+  return carriedFrom(studentId ? await readAtOnce(db, reads) : await readEach(db, reads));
+}
+
+interface CarriedPaid {
+  studentId: string;
+  sessionId: string;
+  paid: number;
+}
+
+/** What `carriedBalances` is computed from, as reads to run beside others (`readAtOnce`). */
+export function carriedReads({ schoolId, studentId }: { schoolId: string; studentId?: string }) {
+  const ofStudent = (column: SQL) => (studentId ? sql` and ${column} = ${studentId}` : sql``);
+  return {
+    carriedRows: read(
+      sql`select b.*, a.start_date as session_start_date
+          from ${previousBalances} b join ${academicSessions} a on a.id = b.session_id
+          where b.school_id = ${schoolId}${ofStudent(sql`b.student_id`)}
+          order by b.student_id, a.start_date`,
+      (r) => ({ balance: previousBalanceRow(r), sessionStartDate: String(r.session_start_date) }),
+    ),
+    // live previous-balance payments per student and the session they pay off
+    carriedPaid: read(
+      sql`select l.student_id, l.session_id, sum(l.amount_paise)::text as paid
+          from ${receiptLines} l
+          join ${receipts} r on r.id = l.receipt_id and r.status = 'live'
+          where l.school_id = ${schoolId} and l.head = 'previous_balance'${ofStudent(sql`l.student_id`)}
+          group by l.student_id, l.session_id`,
+      (r): CarriedPaid => ({ studentId: String(r.student_id), sessionId: String(r.session_id), paid: num(r.paid) }),
+    ),
+    openingArrears: openingArrearsRead({ schoolId, studentId }),
+  };
+}
+
+const previousBalanceRow = tableRowParser(previousBalances);
+
+export function carriedFrom(rows: ReadRows<ReturnType<typeof carriedReads>>): CarriedRow[] {
+  const carried = sessionCarriedFrom(rows.carriedRows, rows.carriedPaid);
+  const opening = openingArrearsFrom(rows.openingArrears);
   if (opening.length === 0) return carried;
   const openingRows = opening.map((o): CarriedRow => {
     const [pos] = carriedBalancePositions(
@@ -295,18 +351,8 @@ export async function carriedBalances(db: Db, { schoolId, studentId }: { schoolI
   return [...openingRows, ...carried].sort((a, b) => (a.studentId < b.studentId ? -1 : a.studentId > b.studentId ? 1 : a.sessionStartDate.localeCompare(b.sessionStartDate)));
 }
 
-async function sessionCarriedBalances(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<CarriedRow[]> {
-  const [rows, paid] = await readTogether(
-    db,
-    () =>
-      db
-        .select({ balance: previousBalances, sessionStartDate: academicSessions.startDate })
-        .from(previousBalances)
-        .innerJoin(academicSessions, eq(academicSessions.id, previousBalances.sessionId))
-        .where(and(eq(previousBalances.schoolId, schoolId), studentId ? eq(previousBalances.studentId, studentId) : undefined))
-        .orderBy(asc(previousBalances.studentId), asc(academicSessions.startDate)),
-    () => carriedPayments(db, { schoolId, studentId }),
-  );
+function sessionCarriedFrom(rows: ReadonlyArray<{ balance: PreviousBalanceRow; sessionStartDate: string }>, payments: readonly CarriedPaid[]): CarriedRow[] {
+  const paid = new Map(payments.map((p) => [`${p.studentId}|${p.sessionId}`, p.paid]));
   const out: CarriedRow[] = [];
   for (const { balance: b, sessionStartDate } of rows) {
     const paidBySession = new Map([[b.sessionId, paid.get(`${b.studentId}|${b.sessionId}`) ?? 0]]);
@@ -353,45 +399,44 @@ export interface ReceiptWithLines {
   lines: Array<ReceiptLineRow & { academicYear: string }>;
 }
 
-/** Receipts with their lines: two reads for any number of receipts. */
-export async function withLines(db: Db, schoolId: string, rows: ReceiptRow[]): Promise<ReceiptWithLines[]> {
-  if (rows.length === 0) return [];
-  const lines = await db
-    .select({ line: receiptLines, academicYear: academicSessions.name })
-    .from(receiptLines)
-    .innerJoin(academicSessions, eq(academicSessions.id, receiptLines.sessionId))
-    .where(and(eq(receiptLines.schoolId, schoolId), inArray(receiptLines.receiptId, rows.map((r) => r.id))))
-    .orderBy(asc(receiptLines.createdAt), asc(receiptLines.position), asc(receiptLines.id));
-  const byReceipt = new Map<string, ReceiptWithLines['lines']>();
-  for (const { line, academicYear } of lines) {
-    const list = byReceipt.get(line.receiptId) ?? [];
-    list.push({ ...line, academicYear });
-    byReceipt.set(line.receiptId, list);
-  }
-  return rows.map((receipt) => ({ receipt, lines: byReceipt.get(receipt.id) ?? [] }));
+const receiptRow = tableRowParser(receipts);
+const receiptLineRow = tableRowParser(receiptLines);
+
+/**
+ * Receipts with their lines as ONE read: the receipts `where` picks, in `orderBy` and cut to `limit`,
+ * each with its lines in entry order as a JSON array beside it (computed for the receipts picked only).
+ */
+export function receiptsWithLinesRead(schoolId: string, { where, orderBy, limit }: { where: SQL; orderBy?: SQL; limit?: SQL }): Read<ReceiptWithLines> {
+  const order = orderBy ? sql` order by ${orderBy}` : sql``;
+  return read(
+    sql`select ${receipts}.*, (
+          select coalesce(json_agg(x.* order by x.created_at, x.position, x.id), '[]'::json)
+          from (select l.*, a.name as academic_year
+                from ${receiptLines} l join ${academicSessions} a on a.id = l.session_id
+                where l.school_id = ${schoolId} and l.receipt_id = ${receipts}.id) x
+        ) as receipt_lines_json
+        from (select * from ${receipts} where ${receipts}.school_id = ${schoolId} and ${where}${order}${limit ? sql` ${limit}` : sql``}) as ${receipts}${order}`,
+    (raw) => {
+      const lines = (typeof raw.receipt_lines_json === 'string' ? JSON.parse(raw.receipt_lines_json) : raw.receipt_lines_json) as RawRow[];
+      return { receipt: receiptRow(raw), lines: lines.map((l) => ({ ...receiptLineRow(l), academicYear: String(l.academic_year) })) };
+    },
+  );
 }
 
 export async function findReceipt(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<ReceiptWithLines | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await db
-    .select()
-    .from(receipts)
-    .where(and(eq(receipts.schoolId, schoolId), eq(receipts.id, id)))
-    .limit(1);
-  if (!row) return undefined;
-  const [full] = await withLines(db, schoolId, [row]);
+  const [full] = await readRows(db, receiptsWithLinesRead(schoolId, { where: sql`${receipts.id} = ${id}` }));
   return full;
 }
 
 export async function findReceiptByClientId(db: Db, { schoolId, clientId }: { schoolId: string; clientId: string }): Promise<ReceiptWithLines | undefined> {
-  const [row] = await db
-    .select()
-    .from(receipts)
-    .where(and(eq(receipts.schoolId, schoolId), eq(receipts.clientId, clientId)))
-    .limit(1);
-  if (!row) return undefined;
-  const [full] = await withLines(db, schoolId, [row]);
+  const [full] = await readRows(db, receiptByClientIdRead({ schoolId, clientId }));
   return full;
+}
+
+/** The receipt a clientId made (ruling 5), as one read to run beside others. */
+export function receiptByClientIdRead({ schoolId, clientId }: { schoolId: string; clientId: string }): Read<ReceiptWithLines> {
+  return receiptsWithLinesRead(schoolId, { where: sql`${receipts.clientId} = ${clientId}` });
 }
 
 export interface ReceiptFilter {
@@ -412,24 +457,24 @@ const indiaDay = (column: typeof receipts.receivedAt) => sql`((${column} at time
 
 /** Newest first; `from`/`to` are India dates of receipt. */
 export async function listReceipts(db: Db, f: ReceiptFilter): Promise<ReceiptWithLines[]> {
-  const rows = await db
-    .select()
-    .from(receipts)
-    .where(
-      and(
-        eq(receipts.schoolId, f.schoolId),
-        f.studentId ? eq(receipts.studentId, f.studentId) : undefined,
-        f.sessionId
-          ? sql`(${receipts.sessionId} = ${f.sessionId} or exists (select 1 from ${receiptLines} l where l.school_id = ${f.schoolId} and l.receipt_id = ${receipts.id} and l.session_id = ${f.sessionId}))`
-          : undefined,
-        f.prefix ? eq(receipts.prefix, f.prefix) : undefined,
-        f.status ? eq(receipts.status, f.status) : undefined,
-        f.from ? sql`${indiaDay(receipts.receivedAt)} >= ${f.from}::date` : undefined,
-        f.to ? sql`${indiaDay(receipts.receivedAt)} <= ${f.to}::date` : undefined,
-      ),
-    )
-    .orderBy(desc(receipts.receivedAt), desc(receipts.sequence))
-    .limit(f.limit)
-    .offset(f.offset);
-  return withLines(db, f.schoolId, rows);
+  return readRows(db, receiptsRead(f));
+}
+
+/** `listReceipts` as one read, to run beside others (`readAtOnce`); a session may be SQL naming one. */
+export function receiptsRead(f: Omit<ReceiptFilter, 'sessionId'> & { sessionId?: string | SQL | undefined }): Read<ReceiptWithLines> {
+  const where = and(
+    f.studentId ? eq(receipts.studentId, f.studentId) : undefined,
+    f.sessionId
+      ? sql`(${receipts.sessionId} = ${f.sessionId} or exists (select 1 from ${receiptLines} l where l.school_id = ${f.schoolId} and l.receipt_id = ${receipts.id} and l.session_id = ${f.sessionId}))`
+      : undefined,
+    f.prefix ? eq(receipts.prefix, f.prefix) : undefined,
+    f.status ? eq(receipts.status, f.status) : undefined,
+    f.from ? sql`${indiaDay(receipts.receivedAt)} >= ${f.from}::date` : undefined,
+    f.to ? sql`${indiaDay(receipts.receivedAt)} <= ${f.to}::date` : undefined,
+  );
+  return receiptsWithLinesRead(f.schoolId, {
+    where: where ?? sql`true`,
+    orderBy: sql`${receipts.receivedAt} desc, ${receipts.sequence} desc`,
+    limit: sql`limit ${f.limit} offset ${f.offset}`,
+  });
 }

@@ -8,11 +8,14 @@ import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
-import { studentFine } from '../policy/fines';
+import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
+import { readAtOnce } from '../lib/read-at-once';
+import { compiledSerializer } from '../lib/compiled-serializer';
+import { notFound } from '../lib/errors';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
 import { indiaDate } from '../../domain/sessions';
-import { accountFor, loadStudentSession, scheduleFor } from './context';
-import { creditBalance } from './credit';
+import { accountFor, FEE_SESSION, loadStudentSession, scheduleFor, studentSessionFrom, studentSessionReads } from './context';
+import { creditFrom, creditRead } from './credit';
 import {
   carriedSummaryDto,
   money,
@@ -29,7 +32,7 @@ import {
   toSessionDto,
   toStructureDto,
 } from './dto';
-import { carriedBalances, findStudentOr404, listReceipts, summariseCarried } from './queries';
+import { carriedBalances, carriedFrom, carriedReads, findStudentOr404, receiptsRead, summariseCarried } from './queries';
 
 const idParams = z.object({ id: z.string() });
 
@@ -43,7 +46,7 @@ const studentSummary = z.object({
   monthlyBusFee: money,
 });
 
-const feeStatusDto = z.object({
+export const feeStatusDto = z.object({
   student: studentSummary,
   session: sessionDto,
   asOfMonth: z.string().describe('YYYY-MM: the till-date horizon (the month the balance was carried, for a closed session)'),
@@ -100,23 +103,38 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: z.object({ academicYear: z.string().trim().max(20).optional().describe("the student's session when absent") }),
         response: { 200: feeStatusDto, 400: errorDto, 404: errorDto },
       },
+      // every field is built here from typed values: compiled once, not validated field by field
+      // on every answer (decision 0042); status-serializer.test.ts holds it to the zod serializer
+      serializerCompiler: compiledSerializer,
     },
     async (request) => {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
       const studentId = request.params.id;
-      // the carried balances need only the student's id: read them alongside the session
-      const carriedRead = isUuid(studentId) ? carriedBalances(db, { schoolId, studentId }) : Promise.resolve([]);
-      carriedRead.catch(() => undefined);
-      const ctx = await loadStudentSession(db, { schoolId, studentId, academicYear: request.query.academicYear });
+      if (!isUuid(studentId)) throw notFound('Student not found');
+      // every figure of the screen from one statement (decision 0049)
+      const args = { schoolId, studentId, academicYear: request.query.academicYear };
+      const context = studentSessionReads(args);
+      const rows = await readAtOnce(
+        db,
+        {
+          ...context.reads,
+          ...carriedReads({ schoolId, studentId }),
+          receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
+          credit: creditRead({ schoolId, studentId }),
+          fineRule: lateFineRuleRead(schoolId),
+          waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+        },
+        { with: context.with },
+      );
+      const ctx = studentSessionFrom(rows, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);
-      const [carried, receiptRows, credit, fine] = await Promise.all([
-        carriedRead,
-        listReceipts(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, limit: 500, offset: 0 }),
-        creditBalance(db, { schoolId, studentId: ctx.student.id }),
-        studentFine(db, { schoolId, studentId: ctx.student.id, sessionId: ctx.session.id, account, asOf: indiaDate(now), schedule: scheduleFor(ctx) }),
-      ]);
+      const carried = carriedFrom(rows);
+      const rule = lateFineRuleFrom(rows.fineRule);
+      const fine = fineOf({ rule, waivedKeys: new Set(rows.waivers), account, asOf: indiaDate(now), schedule: scheduleFor(ctx) });
+      const receiptRows = rows.receipts;
+      const credit = creditFrom(rows.credit);
       const earlier = summariseCarried(carried, (r) => r.sessionStartDate < ctx.session.startDate && r.remaining > 0);
       const outstanding = account.tillDate.outstanding;
       return {
@@ -149,7 +167,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
         },
         receipts: receiptRows.map(toReceiptDto),
         credit: rupees(credit),
-        fine: fineSummaryToDto(fine.fine, fine.rule.enabled),
+        fine: fineSummaryToDto(fine, rule.enabled),
       };
     },
   );

@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { formatReceiptNumber, isBalanceHead, type FeeHead, type PaymentDetails, type ReceiptPrefix, type ReceiptSource } from '../../domain/ledger';
+import { formatReceiptNumber, isBalanceHead, RECEIPT_SEQUENCE_DIGITS, receiptNumberStem, type FeeHead, type PaymentDetails, type ReceiptPrefix, type ReceiptSource } from '../../domain/ledger';
 import { findOverpayment, overpaymentMessage, type SessionAccount } from '../../domain/fees';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { academicSessions, receiptCounters, receiptLines, receipts, users } from '../db/schema';
+import { auditLog, receiptCounters, receiptLines, receipts, users } from '../db/schema';
 import { indiaDate } from '../../domain/sessions';
-import { audit, type AuditActor } from '../lib/audit';
+import { auditWho, type AuditActor } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
-import { findReceiptByClientId, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
-import { refreshBalances } from '../balances/refresh';
+import { onlyIf, read, readAtOnce, tableRowParser, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
+import { rowsOf } from '../lib/sql-rows';
+import { findReceiptByClientId, receiptByClientIdRead, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
+import { balanceWrites } from '../balances/refresh';
+import { computeBalances } from '../balances/compute';
+import { balanceInputReads, balanceInputsFrom, withReceiptLines, type BalanceInputs } from '../balances/inputs';
 
 export interface NewLine {
   head: FeeHead;
@@ -67,10 +71,19 @@ export const REUSED_CLIENT_ID_MESSAGE =
  */
 export async function replayed(tx: Db, { schoolId, clientId, hash }: { schoolId: string; clientId: string | null; hash: string }): Promise<ReceiptWithLines | null> {
   if (!clientId) return null;
-  const seen = await findReceiptByClientId(tx, { schoolId, clientId });
+  return replayedOf(await findReceiptByClientId(tx, { schoolId, clientId }), hash);
+}
+
+/** `replayed` from the receipt the clientId made, already read (`receiptByClientIdRead`). */
+export function replayedOf(seen: ReceiptWithLines | undefined, hash: string): ReceiptWithLines | null {
   if (!seen) return null;
   if (seen.receipt.requestHash !== hash) throw conflict(REUSED_CLIENT_ID_MESSAGE);
   return seen;
+}
+
+/** The read of the receipt a clientId made, or none without a clientId; beside a save's other reads. */
+export function replayRead({ schoolId, clientId }: { schoolId: string; clientId: string | null }): Read<ReceiptWithLines> {
+  return onlyIf(clientId !== null, { seen: receiptByClientIdRead({ schoolId, clientId: clientId ?? '' }) }).seen;
 }
 
 /**
@@ -81,116 +94,135 @@ export type ReceiptActor = FastifyRequest | Exclude<AuditActor, FastifyRequest>;
 
 const userIdOf = (actor: ReceiptActor): string | null => ('headers' in actor ? (actor.auth?.userId ?? null) : (actor.userId ?? null));
 
-async function receivedByName(tx: Db, request: ReceiptActor, given: string | null): Promise<string> {
-  if (given) return given;
-  const userId = userIdOf(request);
-  if (!userId) return 'School office';
-  const [row] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
-  return row?.username ?? 'School office';
+/**
+ * What a receipt's one write needs to have read, after the student's ledger lock: the running
+ * balances' inputs of the student (decision 0041) and the name of who received the money. A save
+ * puts these beside its own reads in its one `readAtOnce` (`structures`, `sessions` and `plans` are
+ * shared with the fee screen's reads under the same names).
+ */
+export function receiptWriteReads({ schoolId, studentId, actor, receivedBy }: { schoolId: string; studentId: string; actor: ReceiptActor; receivedBy: string | null }) {
+  const userId = receivedBy ? null : userIdOf(actor);
+  return {
+    ...balanceInputReads({ schoolId, studentIds: [studentId] }),
+    receivedByUser: read(
+      userId ? sql`select username from ${users} where id = ${userId} limit 1` : sql`select null::text as username where false`,
+      (r) => String(r.username),
+    ),
+  };
+}
+
+export interface ReceiptPrereads {
+  balances: BalanceInputs;
+  receivedBy: string;
+}
+
+export function receiptPrereadsOf(rows: ReadRows<ReturnType<typeof receiptWriteReads>>, given: string | null): ReceiptPrereads {
+  return { balances: balanceInputsFrom(rows), receivedBy: given ? given : (rows.receivedByUser[0] ?? 'School office') };
 }
 
 /**
- * Writes one receipt and its lines inside the caller's transaction. The number is taken from the
- * counter row in the same transaction (ruling 4): a rollback gives it back, and a simultaneous
- * receipt waits on the counter row, so numbers are consecutive with no gaps and no repeats.
+ * Writes one receipt and its lines inside the caller's transaction, in ONE statement (issue 14,
+ * decision 0049): the counter row is taken (ruling 4), the receipt and its lines inserted, the
+ * student's running balances stored and the audit row written. Everything it depends on was read
+ * before (`prereads`, read after the ledger lock; read here when the caller did not), and the
+ * balances are computed in memory from those inputs plus the new lines, so the counter row, which
+ * every receipt of the school and prefix waits on, is held from this statement to COMMIT only.
+ * A rollback gives the number back, so numbers stay consecutive with no gaps and no repeats.
  */
-export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewReceipt): Promise<ReceiptWithLines> {
+export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewReceipt, prereads?: ReceiptPrereads): Promise<ReceiptWithLines> {
   assertWithinDues(input);
+  const pre =
+    prereads ??
+    receiptPrereadsOf(
+      await readAtOnce(tx, receiptWriteReads({ schoolId: input.schoolId, studentId: input.student.id, actor: request, receivedBy: input.details.receivedBy })),
+      input.details.receivedBy,
+    );
+  // inputs of another student would store their balances as this one's and delete the rest
+  if (!pre.balances.students.some((s) => s.id === input.student.id)) throw new Error('the pre-read balances are not of the receipt\'s student');
   const total = paise(input.lines.reduce((s, l) => s + l.amount, 0));
-  const receivedBy = await receivedByName(tx, request, input.details.receivedBy);
-  const numbering = await numberingSession(tx, input);
+  const numbering = numberingSession(input, pre.balances.sessions.values());
   const academicYear = numbering.name;
-  const [counter] = await tx
-    .insert(receiptCounters)
-    .values({ schoolId: input.schoolId, prefix: input.prefix, academicYear, lastNumber: 1 })
-    .onConflictDoUpdate({
-      target: [receiptCounters.schoolId, receiptCounters.prefix, receiptCounters.academicYear],
-      set: { lastNumber: sql`${receiptCounters.lastNumber} + 1` },
-    })
-    .returning({ lastNumber: receiptCounters.lastNumber });
-  const sequence = counter!.lastNumber;
-  const [receipt] = await tx
-    .insert(receipts)
-    .values({
-      schoolId: input.schoolId,
-      receiptNumber: formatReceiptNumber(input.prefix, academicYear, sequence),
-      prefix: input.prefix,
-      academicYear,
-      sequence,
-      source: input.source,
-      studentId: input.student.id,
-      sessionId: numbering.id,
-      studentName: input.student.name,
-      className: input.placement.className,
-      section: input.placement.section,
-      rollNumber: input.placement.rollNumber,
-      paymentMode: input.details.paymentMode,
-      chequeNumber: input.details.chequeNumber,
-      bankName: input.details.bankName,
-      upiReference: input.details.upiReference,
-      transactionReference: input.details.transactionReference,
-      receivedBy,
-      receivedByUserId: userIdOf(request),
-      receivedAt: input.receivedAt,
-      totalPaise: total,
-      clientId: input.clientId,
-      requestHash: input.requestHash,
-      createdAt: input.receivedAt,
-    })
-    .returning();
-  const inserted = await tx.insert(receiptLines).values(
-    input.lines.map((l, position) => ({
-      schoolId: input.schoolId,
-      position,
-      receiptId: receipt!.id,
-      studentId: input.student.id,
-      sessionId: l.sessionId,
-      head: l.head,
-      period: l.period,
-      amountPaise: l.amount,
-      paidOn: l.paidOn,
-      createdAt: input.receivedAt,
-    })),
-  ).returning();
-  // the running balances of every session the lines pay, in this same transaction (decision 0041)
-  await refreshBalances(tx, { schoolId: input.schoolId, studentIds: [input.student.id] });
-  const full: ReceiptWithLines = {
-    receipt: receipt!,
-    lines: inserted.map((line, i) => ({ ...line, academicYear: input.lines[i]!.academicYear ?? academicYear })),
+  const added = input.lines.map((l) => ({ sessionId: l.sessionId, line: { head: l.head, period: l.period, amount: l.amount, paidOn: l.paidOn } }));
+  const computed = computeBalances(withReceiptLines(pre.balances, input.student.id, added));
+  const balances = balanceWrites(input.schoolId, [input.student.id], computed);
+  if (balances.sessionRows.length > 1 || balances.studentRows.length > 1) throw new Error('one student\'s balances are one chunk');
+  const who = auditWho(request);
+  const receivedAt = input.receivedAt.toISOString();
+  const after = {
+    studentId: input.student.id,
+    studentName: input.student.name,
+    source: input.source,
+    paymentMode: input.details.paymentMode,
+    total,
+    lines: input.lines.map((l) => ({ head: l.head, period: l.period, amountPaise: l.amount, paidOn: l.paidOn, sessionId: l.sessionId })),
+    clientId: input.clientId,
   };
-  await audit(tx, request, {
-    action: 'receipt.create',
-    entity: 'receipt',
-    entityId: receipt!.id,
-    before: null,
-    after: {
-      receiptNumber: receipt!.receiptNumber,
-      studentId: input.student.id,
-      studentName: input.student.name,
-      source: input.source,
-      paymentMode: input.details.paymentMode,
-      total,
-      lines: input.lines.map((l) => ({ head: l.head, period: l.period, amountPaise: l.amount, paidOn: l.paidOn, sessionId: l.sessionId })),
-      clientId: input.clientId,
-    },
-  });
-  return full;
+  const lines = input.lines.map((l, position) => ({ position, session_id: l.sessionId, head: l.head, period: l.period, amount_paise: l.amount, paid_on: l.paidOn }));
+  const statements = [
+    balances.stale,
+    ...balances.sessionRows,
+    ...balances.studentRows,
+  ].map((statement, i) => sql`, ${sql.identifier(`balances_${i}`)} as (${statement})`);
+  const result = await tx.execute(sql`
+    with counter as (
+      insert into ${receiptCounters} (school_id, prefix, academic_year, last_number)
+      values (${input.schoolId}::uuid, ${input.prefix}, ${academicYear}, 1)
+      on conflict (school_id, prefix, academic_year) do update set last_number = ${receiptCounters}.last_number + 1
+      returning last_number
+    ),
+    receipt as (
+      insert into ${receipts} (school_id, receipt_number, prefix, academic_year, sequence, source, student_id, session_id, student_name,
+        class_name, section, roll_number, payment_mode, cheque_number, bank_name, upi_reference, transaction_reference, received_by,
+        received_by_user_id, received_at, total_paise, client_id, request_hash, created_at)
+      select ${input.schoolId}::uuid,
+        ${receiptNumberStem(input.prefix, academicYear)} || lpad(c.last_number::text, greatest(${RECEIPT_SEQUENCE_DIGITS}::int, length(c.last_number::text)), '0'),
+        ${input.prefix}, ${academicYear}, c.last_number, ${input.source}, ${input.student.id}::uuid, ${numbering.id}::uuid, ${input.student.name},
+        ${input.placement.className}, ${input.placement.section}, ${input.placement.rollNumber}::int, ${input.details.paymentMode},
+        ${input.details.chequeNumber}::text, ${input.details.bankName}::text, ${input.details.upiReference}::text, ${input.details.transactionReference}::text,
+        ${pre.receivedBy}, ${userIdOf(request)}::uuid, ${receivedAt}::timestamptz, ${total}::bigint, ${input.clientId}::text, ${input.requestHash}::text,
+        ${receivedAt}::timestamptz
+      from counter c
+      returning *
+    ),
+    lines as (
+      insert into ${receiptLines} (school_id, position, receipt_id, student_id, session_id, head, period, amount_paise, paid_on, created_at)
+      select ${input.schoolId}::uuid, x.position, r.id, ${input.student.id}::uuid, x.session_id, x.head, x.period, x.amount_paise, x.paid_on, ${receivedAt}::timestamptz
+      from receipt r
+      cross join jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as x(position smallint, session_id uuid, head text, period text, amount_paise bigint, paid_on date)
+      returning *
+    )${sql.join(statements, sql``)},
+    audited as (
+      insert into ${auditLog} (school_id, user_id, action, entity, entity_id, before, after, ip)
+      select ${who.schoolId}::uuid, ${who.userId}::uuid, 'receipt.create', 'receipt', r.id::text, null,
+        jsonb_set(${JSON.stringify(after)}::jsonb, '{receiptNumber}', to_jsonb(r.receipt_number)), ${who.ip}::text
+      from receipt r
+    )
+    select (select row_to_json(r.*) from receipt r) as receipt,
+           (select coalesce(json_agg(l.* order by l.position), '[]'::json) from lines l) as lines`);
+  const [row] = rowsOf<{ receipt: RawRow | string; lines: RawRow[] | string }>(result);
+  const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  const receipt = receiptRow(json(row!.receipt));
+  const written = json(row!.lines).map(lineRow);
+  return {
+    receipt,
+    lines: written.map((line) => ({ ...line, academicYear: input.lines[line.position]!.academicYear ?? academicYear })),
+  };
 }
+
+const receiptRow = tableRowParser(receipts);
+const lineRow = tableRowParser(receiptLines);
 
 /**
  * The session a receipt is numbered in: the one its fees belong to, unless that session has not
  * begun on the day of payment (fees paid in March for a session started early): then the session
  * running that day, so no receipt carries the number series of a year that has not begun.
  */
-async function numberingSession(tx: Db, input: NewReceipt): Promise<SessionRow> {
+function numberingSession(input: NewReceipt, sessions: Iterable<SessionRow>): SessionRow {
   const day = indiaDate(input.receivedAt);
   if (input.session.startDate <= day) return input.session;
-  const [running] = await tx
-    .select()
-    .from(academicSessions)
-    .where(and(eq(academicSessions.schoolId, input.schoolId), lte(academicSessions.startDate, day), gte(academicSessions.endDate, day)))
-    .orderBy(desc(academicSessions.startDate))
-    .limit(1);
+  const running = [...sessions]
+    .filter((s) => s.schoolId === input.schoolId && s.startDate <= day && s.endDate >= day)
+    .sort((a, b) => b.startDate.localeCompare(a.startDate))[0];
   return running ?? input.session;
 }
 

@@ -15,13 +15,25 @@ import {
 import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { badRequest, conflict } from '../lib/errors';
-import { accountFor, assertOpenForFees, linesAfter, checkPaidOn, loadStudentSession, structureMissingMessage, type StudentSession } from './context';
+import { badRequest, conflict, notFound } from '../lib/errors';
+import {
+  accountFor,
+  assertOpenForFees,
+  linesAfter,
+  checkPaidOn,
+  loadStudentSession,
+  structureMissingMessage,
+  studentSessionFrom,
+  studentSessionReads,
+  type StudentSession,
+} from './context';
 import { structureAmounts } from './queries';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
 import { lockStudentLedger } from './locks';
-import { inLedgerTransaction, replayed, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { readAtOnce } from '../lib/read-at-once';
+import { isUuid } from '../lib/ids';
 
 const getQuery = z.object({
   studentId: z.string().trim().min(1, SELECT_STUDENT_MESSAGE).max(100),
@@ -98,9 +110,21 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
       });
 
       const result = await inLedgerTransaction(db, async (tx) => {
+        if (!isUuid(body.studentId)) throw notFound('Student not found');
         await lockStudentLedger(tx, { schoolId, studentId: body.studentId });
-        const ctx = await loadStudentSession(tx, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
-        const seen = await replayed(tx, { schoolId, clientId: body.clientId, hash });
+        // everything the save depends on, in one statement after the lock (decision 0049)
+        const context = studentSessionReads({ schoolId, studentId: body.studentId, academicYear: body.academicYear });
+        const rows = await readAtOnce(
+          tx,
+          {
+            ...context.reads,
+            seen: replayRead({ schoolId, clientId: body.clientId }),
+            ...receiptWriteReads({ schoolId, studentId: body.studentId, actor: request, receivedBy: body.receivedBy }),
+          },
+          { with: context.with },
+        );
+        const ctx = studentSessionFrom(rows, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
+        const seen = replayedOf(rows.seen[0], hash);
         const dues = yearlyDues(ctx);
         if (seen) return { receipt: seen, replayed: true, session: ctx.session, lines: ctx.lines, dues };
         assertOpenForFees(ctx);
@@ -138,7 +162,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           requestHash: hash,
           lines,
           dues: accountFor(ctx, indiaMonthKey(now)),
-        });
+        }, receiptPrereadsOf(rows, body.receivedBy));
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt), dues };
       });
 

@@ -20,11 +20,16 @@ function isRequest(actor: AuditActor): actor is FastifyRequest {
   return 'headers' in actor;
 }
 
-/** Records who did what and from where; call inside the same transaction as the write. */
-export async function audit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  const who = isRequest(actor)
+/** The school, user and address an audit row names for an actor. */
+export function auditWho(actor: AuditActor): { schoolId: string | null; userId: string | null; ip: string | null } {
+  return isRequest(actor)
     ? { schoolId: actor.auth?.schoolId ?? null, userId: actor.auth?.userId ?? null, ip: actor.ip }
     : { schoolId: actor.schoolId, userId: actor.userId ?? null, ip: actor.ip ?? null };
+}
+
+/** Records who did what and from where; call inside the same transaction as the write. */
+export async function audit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const who = auditWho(actor);
   await db.insert(auditLog).values({
     ...who,
     action: entry.action,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { splitArrears, type OpeningHead } from '../../domain/opening';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { rowsOf } from '../lib/sql-rows';
+import { read, readRows, type Read } from '../lib/read-at-once';
 
 /**
  * Opening arrears per student (decision 0027): the live `opening_balances` rows summed into a
@@ -21,7 +21,22 @@ export interface OpeningArrears {
 }
 
 export async function openingArrears(db: Db, { schoolId, studentId }: { schoolId: string; studentId?: string }): Promise<OpeningArrears[]> {
-  const result = await db.execute(sql`
+  return openingArrearsFrom(await readRows(db, openingArrearsRead({ schoolId, studentId })));
+}
+
+export interface OpeningArrearsRow {
+  studentId: string;
+  head: OpeningHead;
+  amount: Paise;
+  recordedAt: Date;
+  sessionId: string;
+  paid: Paise;
+}
+
+/** The live entries summed per student and head, with what was paid against them: one read. */
+export function openingArrearsRead({ schoolId, studentId }: { schoolId: string; studentId?: string }): Read<OpeningArrearsRow> {
+  return read(
+    sql`
     with b as (
       select student_id, head, sum(amount_paise)::text as amount, min(created_at) as recorded_at,
              (array_agg(session_id order by created_at))[1] as session_id
@@ -38,14 +53,25 @@ export async function openingArrears(db: Db, { schoolId, studentId }: { schoolId
     )
     select b.student_id, b.head, b.amount, b.recorded_at, b.session_id, coalesce(p.paid, '0') as paid
     from b left join p on p.student_id = b.student_id
-    order by b.student_id`);
+    order by b.student_id`,
+    (r) => ({
+      studentId: String(r.student_id),
+      head: r.head as OpeningHead,
+      amount: paise(Number(r.amount)),
+      recordedAt: new Date(r.recorded_at as string | Date),
+      sessionId: String(r.session_id),
+      paid: paise(Number(r.paid)),
+    }),
+  );
+}
+
+export function openingArrearsFrom(rows: readonly OpeningArrearsRow[]): OpeningArrears[] {
   const byStudent = new Map<string, { rows: Array<{ head: OpeningHead; amount: Paise }>; paid: Paise; recordedAt: Date; sessionId: string }>();
-  for (const r of rowsOf<{ student_id: string; head: OpeningHead; amount: string; recorded_at: string | Date; session_id: string; paid: string }>(result)) {
-    const at = new Date(r.recorded_at);
-    const cur = byStudent.get(r.student_id) ?? { rows: [], paid: paise(Number(r.paid)), recordedAt: at, sessionId: r.session_id };
-    cur.rows.push({ head: r.head, amount: paise(Number(r.amount)) });
-    if (at < cur.recordedAt) cur.recordedAt = at;
-    byStudent.set(r.student_id, cur);
+  for (const r of rows) {
+    const cur = byStudent.get(r.studentId) ?? { rows: [], paid: r.paid, recordedAt: r.recordedAt, sessionId: r.sessionId };
+    cur.rows.push({ head: r.head, amount: r.amount });
+    if (r.recordedAt < cur.recordedAt) cur.recordedAt = r.recordedAt;
+    byStudent.set(r.studentId, cur);
   }
   return [...byStudent].map(([id, v]) => ({ studentId: id, sessionId: v.sessionId, ...splitArrears(v.rows), paid: v.paid, recordedAt: v.recordedAt }));
 }

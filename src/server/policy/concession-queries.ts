@@ -1,6 +1,7 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession, ConcessionHead } from '../../domain/concessions';
 import type { Db } from '../db/client';
+import { read, readRows, type Read } from '../lib/read-at-once';
 import { inIds } from '../lib/sql-sets';
 import { concessions, concessionTypes } from '../db/schema';
 
@@ -13,7 +14,7 @@ export async function approvedConcessions(
   { schoolId, sessionId, studentIds }: { schoolId: string; sessionId: string; studentIds?: readonly string[] },
 ): Promise<Map<string, AppliedConcession[]>> {
   const rows = await approvedRows(db, { schoolId, sessionId, studentIds });
-  return groupBy(rows, (r) => r.studentId);
+  return concessionsBy(rows, (r) => r.studentId);
 }
 
 /**
@@ -25,38 +26,58 @@ export async function approvedConcessionsOfSessions(
   { schoolId, studentIds }: { schoolId: string; studentIds?: readonly string[] },
 ): Promise<Map<string, AppliedConcession[]>> {
   const rows = await approvedRows(db, { schoolId, studentIds });
-  return groupBy(rows, (r) => `${r.studentId}|${r.sessionId}`);
+  return concessionsBy(rows, (r) => `${r.studentId}|${r.sessionId}`);
 }
 
-async function approvedRows(db: Db, { schoolId, sessionId, studentIds }: { schoolId: string; sessionId?: string; studentIds?: readonly string[] }) {
-  const where: SQL[] = [eq(concessions.schoolId, schoolId), eq(concessions.status, 'approved')];
-  if (sessionId) where.push(eq(concessions.sessionId, sessionId));
-  if (studentIds) {
-    if (studentIds.length === 0) return [];
-    where.push(inIds(sql`${concessions.studentId}`, studentIds));
-  }
-  return db
-    .select({
-      id: concessions.id,
-      studentId: concessions.studentId,
-      sessionId: concessions.sessionId,
-      fromMonth: concessions.fromMonth,
-      toMonth: concessions.toMonth,
-      excluded: concessions.excluded,
-      name: concessionTypes.name,
-      kind: concessionTypes.kind,
-      value: concessionTypes.value,
-      heads: concessionTypes.heads,
-    })
-    .from(concessions)
-    .innerJoin(concessionTypes, eq(concessionTypes.id, concessions.typeId))
-    .where(and(...where))
-    .orderBy(concessions.decidedAt, concessions.id);
+/** An approved concession with its type, as one row. */
+export interface ApprovedRow {
+  id: string;
+  studentId: string;
+  sessionId: string;
+  fromMonth: string;
+  toMonth: string | null;
+  excluded: string[];
+  name: string;
+  kind: AppliedConcession['kind'];
+  value: number;
+  heads: ConcessionHead[];
 }
 
-type ApprovedRow = Awaited<ReturnType<typeof approvedRows>>[number];
+/**
+ * The approved concessions of a school, a session (an id, or SQL naming one) and/or students, in the
+ * order they were decided: one read, to run alone or beside others (`readAtOnce`).
+ */
+export function approvedConcessionsRead({ schoolId, sessionId, studentIds }: { schoolId: string; sessionId?: string | SQL; studentIds?: readonly string[] }): Read<ApprovedRow> {
+  const where: SQL[] = [sql`c.school_id = ${schoolId}`, sql`c.status = 'approved'`];
+  if (sessionId !== undefined) where.push(sql`c.session_id = ${sessionId}`);
+  if (studentIds) where.push(inIds(sql`c.student_id`, studentIds));
+  return read(
+    sql`select c.id, c.student_id, c.session_id, c.from_month, c.to_month, c.excluded, t.name, t.kind, t.value, t.heads
+        from ${concessions} c join ${concessionTypes} t on t.id = c.type_id
+        where ${sql.join(where, sql` and `)}
+        order by c.decided_at, c.id`,
+    (r) => ({
+      id: String(r.id),
+      studentId: String(r.student_id),
+      sessionId: String(r.session_id),
+      fromMonth: String(r.from_month),
+      toMonth: (r.to_month as string | null) ?? null,
+      excluded: (r.excluded as string[] | null) ?? [],
+      name: String(r.name),
+      kind: r.kind as AppliedConcession['kind'],
+      value: Number(r.value),
+      heads: r.heads as ConcessionHead[],
+    }),
+  );
+}
 
-function groupBy(rows: readonly ApprovedRow[], keyOf: (r: ApprovedRow) => string): Map<string, AppliedConcession[]> {
+async function approvedRows(db: Db, { schoolId, sessionId, studentIds }: { schoolId: string; sessionId?: string; studentIds?: readonly string[] }): Promise<ApprovedRow[]> {
+  if (studentIds && studentIds.length === 0) return [];
+  return readRows(db, approvedConcessionsRead({ schoolId, sessionId, studentIds }));
+}
+
+/** The concessions as `computeSessionAccount` takes them, grouped by the key given. */
+export function concessionsBy(rows: readonly ApprovedRow[], keyOf: (r: ApprovedRow) => string): Map<string, AppliedConcession[]> {
   const out = new Map<string, AppliedConcession[]>();
   for (const r of rows) {
     const key = keyOf(r);
@@ -65,8 +86,8 @@ function groupBy(rows: readonly ApprovedRow[], keyOf: (r: ApprovedRow) => string
       id: r.id,
       name: r.name,
       kind: r.kind,
-      value: Number(r.value),
-      heads: r.heads as ConcessionHead[],
+      value: r.value,
+      heads: r.heads,
       fromMonth: r.fromMonth,
       toMonth: r.toMonth,
       excluded: r.excluded,

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { DEFAULT_PLAN, type InstalmentPlan } from '../../domain/instalments';
 import type { Db } from '../db/client';
 import { instalmentPlans } from '../db/schema';
+import { read, readRows, type Read } from '../lib/read-at-once';
 
 /**
  * The one lookup of instalment plans (issue 16, decision 0048) every account reads through: fee
@@ -19,7 +20,20 @@ export const DEFAULT_SCOPE = 'default';
 export const storedScope = (scope: string): string => (scope.trim().toLowerCase() === DEFAULT_SCOPE ? '' : scope.trim());
 
 export async function loadPlans(db: Db, schoolId: string): Promise<SchoolPlans> {
-  const rows = await db.select({ scope: instalmentPlans.scope, plan: instalmentPlans.plan }).from(instalmentPlans).where(eq(instalmentPlans.schoolId, schoolId));
+  return plansFrom(await readRows(db, plansRead(schoolId)));
+}
+
+export interface StoredPlan {
+  scope: string;
+  plan: unknown;
+}
+
+/** The school's plan rows, to read beside others (`readAtOnce`); `plansFrom` keys them. */
+export function plansRead(schoolId: string): Read<StoredPlan> {
+  return read(sql`select scope, plan from ${instalmentPlans} where school_id = ${schoolId}`, (r) => ({ scope: String(r.scope), plan: r.plan }));
+}
+
+export function plansFrom(rows: readonly StoredPlan[]): SchoolPlans {
   return new Map(rows.map((r) => [r.scope.trim().toLowerCase(), { ...DEFAULT_PLAN, ...(r.plan as InstalmentPlan) }]));
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'drizzle-orm';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -11,8 +12,11 @@ import { createSmtpMailer, DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from '../m
 import { withDatabase } from './global-setup';
 import { startTestSmtp } from './smtp';
 
-/** A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL. */
-export async function openTestDatabase(): Promise<Database> {
+/**
+ * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
+ * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted).
+ */
+export async function openTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
   if (url && pgTemplate) {
@@ -20,7 +24,7 @@ export async function openTestDatabase(): Promise<Database> {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
-    const database = await openPostgres(withDatabase(url, name), { max: 25 });
+    const database = await openPostgres(withDatabase(url, name), { max: 25, ...options });
     return {
       ...database,
       async close() {
@@ -38,7 +42,7 @@ export async function openTestDatabase(): Promise<Database> {
     };
   }
   const dump = readFileSync(inject('pgliteTemplate'));
-  return openPglite({ loadDataDir: new Blob([dump]) });
+  return openPglite({ loadDataDir: new Blob([dump]), ...options });
 }
 
 export interface TestContext {

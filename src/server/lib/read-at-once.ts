@@ -1,0 +1,126 @@
+import { getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { readTogether } from './reads';
+import { rowsOf } from './sql-rows';
+
+/**
+ * Many independent reads in ONE round trip (issue 14, decision 0049).
+ *
+ * Every statement sent through node-postgres costs Node CPU (the socket write) and PostgreSQL a
+ * parse, plan and execute; under load each `await` also queues again for a pool connection. A fee
+ * screen that asked a dozen small questions one after another spent most of its time there. Here
+ * each read is a subquery turned into a JSON array of its rows, all in one statement:
+ *
+ *   select (select coalesce(json_agg(read_row.*), '[]'::json) from (<a>) read_row) as "a", (…) as "b"
+ *
+ * Both drivers parse `json` into objects. What JSON changes, each read's `parse` undoes: bigint and
+ * numeric values arrive as JSON numbers (paise stay far below 2^53; a sum cast `::text` stays a
+ * string), timestamps as ISO strings with their offset, dates and uuids as strings. `tableRead`
+ * maps a table's rows back through Drizzle's own column mappers, so a row reads exactly as
+ * `db.select().from(table)` would give it.
+ *
+ * One statement has one snapshot: the reads see the same moment, also outside a transaction. The
+ * order of a read's rows is its own ORDER BY: `json_agg` over a sorted subquery with nothing else
+ * in the FROM keeps that order. (`read_row.*`, not `read_row`: a column of that name would win.)
+ */
+export interface Read<Row> {
+  readonly query: SQLWrapper;
+  readonly parse: (raw: RawRow) => Row;
+}
+
+/**
+ * A row as PostgreSQL's `to_json` writes it (JSON values) or as a driver gives it when the same read
+ * runs as its own statement (`readEach`: bigint as text, timestamps as text): the subquery's column
+ * names either way. A `parse` takes both, e.g. `Number(raw.amount)`, `new Date(raw.at as string)`.
+ */
+export type RawRow = Record<string, unknown>;
+
+export type ReadRows<R extends Record<string, Read<unknown>>> = { [K in keyof R]: R[K] extends Read<infer Row> ? Row[] : never };
+
+/** A read whose rows the caller converts (or takes as they are: snake_case keys, JSON values). */
+export function read<Row = RawRow>(query: SQLWrapper, parse?: (raw: RawRow) => Row): Read<Row> {
+  return { query, parse: parse ?? ((raw) => raw as Row) };
+}
+
+/**
+ * A read of a table's own columns (`select * from table …` or `select t.* …`): each row as Drizzle
+ * types it (camelCase keys, Date for timestamps, numbers for bigint columns in number mode).
+ */
+export function tableRead<T extends PgTable>(table: T, query: SQLWrapper): Read<T['$inferSelect']> {
+  return { query, parse: tableRowParser(table) };
+}
+
+const parsers = new WeakMap<PgTable, (raw: RawRow) => unknown>();
+
+/** Maps a raw row (snake_case, as either driver or `to_json` gives it) to the table's typed row. */
+export function tableRowParser<T extends PgTable>(table: T): (raw: RawRow) => T['$inferSelect'] {
+  const known = parsers.get(table);
+  if (known) return known as (raw: RawRow) => T['$inferSelect'];
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({
+    key,
+    name: column.name,
+    // a json(b) column is already a value here: mapping it again would JSON.parse a string value
+    map: column.columnType === 'PgJson' || column.columnType === 'PgJsonb' ? (v: unknown) => v : (v: unknown) => column.mapFromDriverValue(v),
+  }));
+  const parse = (raw: RawRow) => {
+    const row: Record<string, unknown> = {};
+    for (const c of columns) {
+      const value = raw[c.name];
+      row[c.key] = value === null || value === undefined ? null : c.map(value);
+    }
+    return row as T['$inferSelect'];
+  };
+  parsers.set(table, parse);
+  return parse;
+}
+
+/** Named common table expressions the reads may use (`with "name" as (…)`), e.g. a row they all key on. */
+export type CommonTables = Record<string, SQLWrapper>;
+
+/** The statement `readAtOnce` sends; exported for its test and for callers that embed it. */
+export function readAtOnceSql(reads: Record<string, Read<unknown>>, commonTables: CommonTables = {}): SQL {
+  const names = Object.keys(reads);
+  if (names.length === 0) throw new Error('readAtOnce needs at least one read');
+  const ctes = Object.entries(commonTables).map(([name, query]) => sql`${sql.identifier(name)} as (${query})`);
+  const columns = names.map((name) => sql`(select coalesce(json_agg(read_row.*), '[]'::json) from (${reads[name]!.query}) read_row) as ${sql.identifier(name)}`);
+  return sql`${ctes.length > 0 ? sql`with ${sql.join(ctes, sql`, `)} ` : sql``}select ${sql.join(columns, sql`, `)}`;
+}
+
+/** Runs every read in one statement and answers each one's parsed rows under its name. */
+export async function readAtOnce<R extends Record<string, Read<unknown>>>(db: Db, reads: R, options: { with?: CommonTables } = {}): Promise<ReadRows<R>> {
+  const [row] = rowsOf<Record<string, unknown>>(await db.execute(readAtOnceSql(reads, options.with)));
+  const out: Record<string, unknown[]> = {};
+  for (const [name, r] of Object.entries(reads)) {
+    const value = row?.[name];
+    // node-postgres and PGlite parse json; a driver configured otherwise would hand the text
+    const raws = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as RawRow[];
+    out[name] = raws.map((raw) => r.parse(raw));
+  }
+  return out as ReadRows<R>;
+}
+
+/**
+ * The same reads, each as its own statement, rows straight from the driver: for reads too large to
+ * gather into one JSON value (a whole school's ledger lines), at once on the pool, one after another
+ * inside a transaction (`readTogether`).
+ */
+export async function readEach<R extends Record<string, Read<unknown>>>(db: Db, reads: R): Promise<ReadRows<R>> {
+  const names = Object.keys(reads);
+  const results = await readTogether(db, ...names.map((name) => () => readRows(db, reads[name]!)));
+  return Object.fromEntries(names.map((name, i) => [name, results[i]])) as ReadRows<R>;
+}
+
+/** One read as its own statement. */
+export async function readRows<Row>(db: Db, r: Read<Row>): Promise<Row[]> {
+  return rowsOf<RawRow>(await db.execute(sql`${r.query}`)).map((raw) => r.parse(raw));
+}
+
+/**
+ * The same reads answering no rows (their statement asks for nothing): for reads a request needs
+ * only sometimes, so one batch keeps one shape and its callers one type.
+ */
+export function onlyIf<R extends Record<string, Read<unknown>>>(needed: boolean, reads: R): R {
+  if (needed) return reads;
+  return Object.fromEntries(Object.entries(reads).map(([name, r]) => [name, { query: sql`select 1 where false`, parse: r.parse }])) as unknown as R;
+}
