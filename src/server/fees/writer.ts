@@ -16,6 +16,7 @@ import { findReceiptByClientId, receiptByClientIdRead, type Placement, type Rece
 import { balanceWrites } from '../balances/refresh';
 import { computeBalances } from '../balances/compute';
 import { balanceInputReads, balanceInputsFrom, withReceiptLines, type BalanceInputs } from '../balances/inputs';
+import { executePrepared } from '../lib/prepared';
 
 export interface NewLine {
   head: FeeHead;
@@ -163,7 +164,8 @@ export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewRece
     ...balances.sessionRows,
     ...balances.studentRows,
   ].map((statement, i) => sql`, ${sql.identifier(`balances_${i}`)} as (${statement})`);
-  const result = await tx.execute(sql`
+  // one named prepared statement: the same text for every receipt of a shape (lib/prepared.ts)
+  const result = await executePrepared(tx, sql`
     with counter as (
       insert into ${receiptCounters} (school_id, prefix, academic_year, last_number)
       values (${input.schoolId}::uuid, ${input.prefix}, ${academicYear}, 1)

@@ -41,6 +41,20 @@ function counted(db: Db): { db: Db; statements: () => number } {
           return target.execute(query);
         };
       }
+      if (key === '_') {
+        // named prepared statements (lib/prepared.ts) go through the session, not execute
+        const inner = target._;
+        const session = new Proxy(inner.session, {
+          get(s, k, r) {
+            if (k !== 'prepareQuery') return Reflect.get(s, k, r) as unknown;
+            return (...args: Parameters<typeof s.prepareQuery>) => {
+              const prepared = s.prepareQuery(...args);
+              return { execute: (...values: Parameters<typeof prepared.execute>) => ((n += 1), prepared.execute(...values)) };
+            };
+          },
+        });
+        return { ...inner, session };
+      }
       return Reflect.get(target, key, receiver) as unknown;
     },
   });

@@ -3,6 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { readTogether } from './reads';
 import { rowsOf } from './sql-rows';
+import { executePrepared } from './prepared';
 
 /**
  * Many independent reads in ONE round trip (issue 14, decision 0049).
@@ -89,7 +90,9 @@ export function readAtOnceSql(reads: Record<string, Read<unknown>>, commonTables
 
 /** Runs every read in one statement and answers each one's parsed rows under its name. */
 export async function readAtOnce<R extends Record<string, Read<unknown>>>(db: Db, reads: R, options: { with?: CommonTables } = {}): Promise<ReadRows<R>> {
-  const [row] = rowsOf<Record<string, unknown>>(await db.execute(readAtOnceSql(reads, options.with)));
+  // a named prepared statement: the statement is long and the same for every request of a screen,
+  // so PostgreSQL parses it once per connection and may keep its plan (lib/prepared.ts)
+  const [row] = rowsOf<Record<string, unknown>>(await executePrepared(db, readAtOnceSql(reads, options.with)));
   const out: Record<string, unknown[]> = {};
   for (const [name, r] of Object.entries(reads)) {
     const value = row?.[name];
