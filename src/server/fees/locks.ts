@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { GENERIC_PLANS } from '../lib/prepared';
 
 /**
  * Transaction-scoped locks for the ledger (released at commit or rollback).
@@ -15,7 +16,10 @@ const schoolKey = (schoolId: string) => sql`hashtextextended(${`ledger-school:${
 const studentKey = (studentId: string) => sql`hashtextextended(${`ledger-student:${studentId}`}, 0)`;
 
 export async function lockStudentLedger(tx: Db, { schoolId, studentId }: { schoolId: string; studentId: string }): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)})`);
+  // and generic plans for the rest of the transaction (lib/prepared.ts GENERIC_PLANS): a student's
+  // save is one read and one write keyed by school and student, whose custom plans cost PostgreSQL
+  // more CPU than running them; set here, where every such transaction begins, it costs no round trip
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)}), ${GENERIC_PLANS}`);
 }
 
 export async function lockSchoolLedger(tx: Db, { schoolId }: { schoolId: string }): Promise<void> {

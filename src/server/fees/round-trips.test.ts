@@ -66,7 +66,10 @@ describe('round trips of the fee screen and the saves', () => {
   it('reads the whole fee status in one statement', async () => {
     const { answer, statements } = await statementsOf(() => school.api.get(`/api/students/${ids[0]}/fee-status`));
     expect(answer.statusCode).toBe(200);
-    expect(statements, statements.join('\n')).toHaveLength(1);
+    // on PostgreSQL the read runs with generic plans (lib/prepared.ts), set by a statement before it
+    const reads = statements.filter((q) => !q.includes('plan_cache_mode'));
+    expect(reads, statements.join('\n')).toHaveLength(1);
+    expect(statements.length - reads.length).toBe(ctx.database.kind === 'postgres' ? 1 : 0);
     // April to November of ₹1,500 tuition and ₹500 bus, and ₹10,500 of yearly heads
     expect(answer.json().account.tillDate.outstanding).toBe('26500.00');
   });

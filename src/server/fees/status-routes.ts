@@ -10,6 +10,7 @@ import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
 import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
 import { readAtOnce } from '../lib/read-at-once';
+import { withGenericPlans } from '../lib/prepared';
 import { compiledSerializer } from '../lib/compiled-serializer';
 import { notFound } from '../lib/errors';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
@@ -115,8 +116,9 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       // every figure of the screen from one statement (decision 0049)
       const args = { schoolId, studentId, academicYear: request.query.academicYear };
       const context = studentSessionReads(args);
-      const rows = await readAtOnce(
-        db,
+      // keyed by school and student only: planned once per connection (lib/prepared.ts)
+      const rows = await withGenericPlans(db, (conn) => readAtOnce(
+        conn,
         {
           ...context.reads,
           ...carriedReads({ schoolId, studentId }),
@@ -126,7 +128,7 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
           waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
         },
         { with: context.with },
-      );
+      ));
       const ctx = studentSessionFrom(rows, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);

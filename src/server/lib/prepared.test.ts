@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { openTestDatabase } from '../test/harness';
-import { executePrepared, statement } from './prepared';
+import { lockStudentLedger } from '../fees/locks';
+import { executePrepared, statement, withGenericPlans } from './prepared';
 import { rowsOf } from './sql-rows';
 
 let database: Database;
@@ -44,5 +45,32 @@ describe('executePrepared', () => {
     expect(rowsOf(await cube(database.db, { n: 5, label: 'five' }))).toEqual([{ cube: 125, label: 'five' }]);
     expect(assembled).toBe(1);
     await expect(cube(database.db, { n: 3 } as never)).rejects.toThrow('No value for placeholder "label"');
+  });
+
+  it('withGenericPlans plans a prepared statement once, not for each call\'s values, and leaves the pool as it was', async () => {
+    const setting = async (db: typeof database.db) => rowsOf<{ mode: string }>(await db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
+    const stats = await withGenericPlans(database.db, async (db) => {
+      for (const n of [2, 3, 4, 5, 6, 7, 8]) expect(rowsOf<{ square: number }>(await executePrepared(db, sql`select ${n}::int * ${n}::int as square, 'generic' as kind`))[0]!.square).toBe(n * n);
+      return {
+        mode: await setting(db),
+        plans: database.kind === 'postgres' ? rowsOf<{ generic: number; custom: number }>(await db.execute(sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%''generic'' as kind%'`)) : [],
+      };
+    });
+    if (database.kind === 'postgres') {
+      expect(stats.mode).toBe('force_generic_plan');
+      // seven runs, no plan made for any run's values
+      expect(stats.plans).toEqual([{ generic: 7, custom: 0 }]);
+    }
+    // the setting ended with the work: the pool's connections plan as PostgreSQL chooses
+    for (let i = 0; i < 3; i++) expect(await setting(database.db)).toBe('auto');
+  });
+
+  it('a student\'s ledger lock sets generic plans for its transaction only', async () => {
+    const inside = await database.db.transaction(async (tx) => {
+      await lockStudentLedger(tx, { schoolId: '00000000-0000-4000-8000-000000000001', studentId: '00000000-0000-4000-8000-000000000002' });
+      return rowsOf<{ mode: string }>(await tx.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
+    });
+    expect(inside).toBe('force_generic_plan');
+    expect(rowsOf<{ mode: string }>(await database.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode).toBe('auto');
   });
 });

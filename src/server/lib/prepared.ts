@@ -35,6 +35,44 @@ function nameOf(text: string): string | undefined {
   return name;
 }
 
+/**
+ * `set_config(...)` for a SELECT list: from here to the end of the transaction, every statement is
+ * planned once per connection, without its parameters' values (a generic plan), instead of planned
+ * again for each request's values (a custom plan). PostgreSQL's own choice ('auto') kept custom plans
+ * for the fee screens' long statements because their estimated cost is a little lower, and planning
+ * them took 2-5 ms of its CPU per request, more than running them (decision 0050). Use it only for
+ * statements whose every condition is an equality on a key (a school, a student), where the values
+ * cannot change which plan is best; a LIMIT, a pattern or a date range can.
+ */
+export const GENERIC_PLANS = sql`set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
+/** Whether statements on `db` go to PostgreSQL through node-postgres (a pool, or a transaction's client). */
+function onPostgres(db: Db): boolean {
+  const client = (db._.session as unknown as { client?: { query?: unknown; exec?: unknown } }).client;
+  // PGlite's client has exec(); node-postgres' Pool and PoolClient have neither named statements' limits nor exec
+  return Boolean(client && typeof client.query === 'function' && typeof client.exec !== 'function');
+}
+
+/**
+ * Runs `work` with generic plans (see GENERIC_PLANS): on PostgreSQL, outside a transaction, in a
+ * read-only one of its own (BEGIN, the setting, the work, COMMIT: three short round trips, each
+ * far cheaper than the planning it saves; `work` may write too); inside a transaction, after setting it there. On the
+ * embedded database (one connection, no named statements) it just runs.
+ */
+export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>, { inTransaction = false } = {}): Promise<T> {
+  if (!onPostgres(db)) return work(db);
+  if (inTransaction) {
+    await db.execute(sql`select ${GENERIC_PLANS}`);
+    return work(db);
+  }
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(sql`select ${GENERIC_PLANS}`);
+      return work(tx as unknown as Db);
+    },
+  );
+}
+
 export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const built = dialect.sqlToQuery(query);
   const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false);
