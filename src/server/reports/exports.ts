@@ -4,7 +4,7 @@ import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine } from '../lib/csv';
 import { XlsxWriter } from '../lib/xlsx-stream';
-import { expenseRows, financialSummary, monthlyFeeRows, monthWindows, yearlyFeeRows, type Period } from './financial';
+import { expenseRows, financialSummary, forEachMonthlyFeeRow, forEachYearlyFeeRow, monthWindows, type Period } from './financial';
 
 /**
  * Downloads of the Financial report: an Excel workbook (summary and the three tables, each with a
@@ -60,14 +60,14 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     m.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total'], 'bold');
     let tuition = 0;
     let bus = 0;
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await monthlyFeeRows(db, { ...period, ...w })) {
+    await forEachMonthlyFeeRow(db, period, async (rows) => {
+      for (const r of rows) {
         tuition += r.tuition;
         bus += r.bus;
         m.row([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), r.tuition, r.bus, r.paidOn, r.tuition + r.bus]);
         await m.flush();
       }
-    }
+    });
     m.row(['Total', '', '', '', '', tuition, bus, '', tuition + bus], 'bold');
     await m.end();
 
@@ -84,14 +84,14 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     ]);
     y.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', ...heads, 'Total', 'Payment Date'], 'bold');
     const yt = [0, 0, 0, 0, 0, 0];
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await yearlyFeeRows(db, { ...period, ...w })) {
+    await forEachYearlyFeeRow(db, period, async (rows) => {
+      for (const r of rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
         y.row([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts, amounts.reduce((a, b) => a + b, 0), r.paidOn]);
         await y.flush();
       }
-    }
+    });
     y.row(['Total', '', '', '', '', ...yt, yt.reduce((a, b) => a + b, 0), ''], 'bold');
     await y.end();
 
@@ -120,6 +120,23 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
   const out = new PassThrough();
   void (async () => {
     const write = (cells: Array<string | number>) => out.write(csvLine(cells));
+    // a page of rows at a time, waiting while the reader is behind
+    const send = async (chunk: string) => {
+      if (out.destroyed) throw new Error('the download was closed before it was finished');
+      if (out.write(chunk)) return;
+      await new Promise<void>((resolve, reject) => {
+        const drained = () => {
+          out.off('close', closed);
+          resolve();
+        };
+        const closed = () => {
+          out.off('drain', drained);
+          reject(new Error('the download was closed before it was finished'));
+        };
+        out.once('drain', drained);
+        out.once('close', closed);
+      });
+    };
     const summary = await financialSummary(db, period);
     const income = summary.totalIncome;
     out.write(CSV_BOM);
@@ -146,26 +163,30 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total']);
     let tuition = 0;
     let bus = 0;
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await monthlyFeeRows(db, { ...period, ...w })) {
+    await forEachMonthlyFeeRow(db, period, async (rows) => {
+      let chunk = '';
+      for (const r of rows) {
         tuition += r.tuition;
         bus += r.bus;
-        write([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), toRupeeString(r.tuition), toRupeeString(r.bus), r.paidOn, toRupeeString((r.tuition + r.bus) as Paise)]);
+        chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), toRupeeString(r.tuition), toRupeeString(r.bus), r.paidOn, toRupeeString((r.tuition + r.bus) as Paise)]);
       }
-    }
+      await send(chunk);
+    });
     write(['Total', '', '', '', '', toRupeeString(tuition as Paise), toRupeeString(bus as Paise), '', toRupeeString((tuition + bus) as Paise)]);
     out.write('\r\n');
 
     write(['Yearly Fee Collections']);
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', 'Admission', 'Exam', 'Books', 'Uniform', 'Misc', 'Other', 'Total', 'Payment Date']);
     const yt = [0, 0, 0, 0, 0, 0];
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await yearlyFeeRows(db, { ...period, ...w })) {
+    await forEachYearlyFeeRow(db, period, async (rows) => {
+      let chunk = '';
+      for (const r of rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
-        write([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(toRupeeString), toRupeeString(amounts.reduce((a, b) => a + b, 0) as Paise), r.paidOn]);
+        chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(toRupeeString), toRupeeString(amounts.reduce((a, b) => a + b, 0) as Paise), r.paidOn]);
       }
-    }
+      await send(chunk);
+    });
     write(['Total', '', '', '', '', ...yt.map((a) => toRupeeString(a as Paise)), toRupeeString(yt.reduce((a, b) => a + b, 0) as Paise), '']);
     out.write('\r\n');
 
