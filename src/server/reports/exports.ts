@@ -1,22 +1,16 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { PassThrough, type Readable } from 'node:stream';
 import { monthLabel } from '../../domain/ledger';
 import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine } from '../lib/csv';
-import { expenseRows, financialSummary, monthlyFeeRows, monthWindows, yearlyFeeRows, type Period } from './financial';
+import { XlsxWriter } from '../lib/xlsx-stream';
+import { expenseRows, financialSummary, forEachMonthlyFeeRow, forEachYearlyFeeRow, monthWindows, type Period } from './financial';
 
 /**
  * Downloads of the Financial report: an Excel workbook (summary and the three tables, each with a
  * total row) and a CSV of the same. Both are written as a stream, a month of rows at a time, so a
  * school of any size can export years without the server holding them all.
  */
-
-/** Rupees as a spreadsheet number: formatting at the edge, from exact paise. */
-const cellRupees = (amount: Paise) => Number(toRupeeString(amount));
-const cellDate = (iso: string) => new Date(`${iso}T00:00:00.000Z`);
-const MONEY_FORMAT = '#,##,##0.00';
-const DATE_FORMAT = 'dd-mm-yyyy';
 
 export interface ReportHeader {
   schoolName: string;
@@ -27,118 +21,98 @@ export interface ReportHeader {
 
 export const FINANCIAL_SHEETS = ['Summary', 'Monthly Fees', 'Yearly Fees', 'Expenses'] as const;
 
-export function financialXlsx(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): PassThrough {
-  const out = new PassThrough();
+export function financialXlsx(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): Readable {
+  const book = new XlsxWriter({ creator: header.schoolName });
   void (async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    workbook.creator = header.schoolName;
     const summary = await financialSummary(db, period);
     const income = summary.totalIncome;
 
-    const s = workbook.addWorksheet('Summary');
-    s.columns = [{ width: 34 }, { width: 22 }];
-    s.addRow([`${header.schoolName}: Financial Report`]).font = { bold: true, size: 14 };
-    s.addRow(['Period', `${header.from} to ${header.to}`]);
-    s.addRow(['Generated', header.generatedAt]);
-    s.addRow([]);
-    const money = (label: string, amount: number) => {
-      const row = s.addRow([label, cellRupees(amount as Paise)]);
-      row.getCell(2).numFmt = MONEY_FORMAT;
-      return row;
-    };
-    money('Monthly fee income', summary.monthlyIncome);
-    money('Yearly fee income', summary.yearlyIncome);
-    money('Other fee income', summary.otherIncome);
-    money('Arrears collected', summary.arrearsCollected);
+    const s = book.sheet('Summary', [{ width: 34 }, { width: 22, kind: 'money' }]);
+    s.row([`${header.schoolName}: Financial Report`], 'title');
+    s.row(['Period', `${header.from} to ${header.to}`]);
+    s.row(['Generated', header.generatedAt]);
+    s.blank();
+    s.row(['Monthly fee income', summary.monthlyIncome]);
+    s.row(['Yearly fee income', summary.yearlyIncome]);
+    s.row(['Other fee income', summary.otherIncome]);
+    s.row(['Arrears collected', summary.arrearsCollected]);
     if (summary.creditReceived || summary.creditApplied || summary.creditRefunded) {
-      money('Credit received online (fee already paid)', summary.creditReceived);
-      money('Less: fees paid from credit', -summary.creditApplied);
-      money('Less: credit refunded', -summary.creditRefunded);
+      s.row(['Credit received online (fee already paid)', summary.creditReceived]);
+      s.row(['Less: fees paid from credit', -summary.creditApplied]);
+      s.row(['Less: credit refunded', -summary.creditRefunded]);
     }
-    money('Total income', income).font = { bold: true };
-    money('Total expenses', summary.expenses);
-    money('Net profit', income - summary.expenses).font = { bold: true };
-    s.commit();
+    s.row(['Total income', income], 'bold');
+    s.row(['Total expenses', summary.expenses]);
+    s.row(['Net profit', income - summary.expenses], 'bold');
+    await s.end();
 
-    const m = workbook.addWorksheet('Monthly Fees');
-    m.columns = [
-      { header: 'Student Name', width: 26 },
-      { header: 'Class', width: 11 },
-      { header: 'Section', width: 8 },
-      { header: 'Roll No.', width: 8 },
-      { header: 'Month', width: 16 },
-      { header: 'Tuition Fee', width: 13, style: { numFmt: MONEY_FORMAT } },
-      { header: 'Bus Fee', width: 12, style: { numFmt: MONEY_FORMAT } },
-      { header: 'Payment Date', width: 13, style: { numFmt: DATE_FORMAT } },
-      { header: 'Total', width: 13, style: { numFmt: MONEY_FORMAT } },
-    ];
-    m.getRow(1).font = { bold: true };
+    const m = book.sheet('Monthly Fees', [
+      { width: 26 },
+      { width: 11 },
+      { width: 8 },
+      { width: 8 },
+      { width: 16 },
+      { width: 13, kind: 'money' },
+      { width: 12, kind: 'money' },
+      { width: 13, kind: 'date' },
+      { width: 13, kind: 'money' },
+    ]);
+    m.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total'], 'bold');
     let tuition = 0;
     let bus = 0;
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await monthlyFeeRows(db, { ...period, ...w })) {
+    await forEachMonthlyFeeRow(db, period, async (rows) => {
+      for (const r of rows) {
         tuition += r.tuition;
         bus += r.bus;
-        m.addRow([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), cellRupees(r.tuition), cellRupees(r.bus), cellDate(r.paidOn), cellRupees((r.tuition + r.bus) as Paise)]).commit();
+        m.row([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), r.tuition, r.bus, r.paidOn, r.tuition + r.bus]);
+        await m.flush();
       }
-    }
-    const mt = m.addRow(['Total', '', '', '', '', cellRupees(tuition as Paise), cellRupees(bus as Paise), '', cellRupees((tuition + bus) as Paise)]);
-    mt.font = { bold: true };
-    mt.commit();
-    m.commit();
+    });
+    m.row(['Total', '', '', '', '', tuition, bus, '', tuition + bus], 'bold');
+    await m.end();
 
-    const y = workbook.addWorksheet('Yearly Fees');
     const heads = ['Admission', 'Exam', 'Books', 'Uniform', 'Misc', 'Other'] as const;
-    y.columns = [
-      { header: 'Student Name', width: 26 },
-      { header: 'Class', width: 11 },
-      { header: 'Section', width: 8 },
-      { header: 'Roll No.', width: 8 },
-      { header: 'Academic Year', width: 13 },
-      ...heads.map((h) => ({ header: h, width: 12, style: { numFmt: MONEY_FORMAT } })),
-      { header: 'Total', width: 13, style: { numFmt: MONEY_FORMAT } },
-      { header: 'Payment Date', width: 13, style: { numFmt: DATE_FORMAT } },
-    ];
-    y.getRow(1).font = { bold: true };
+    const y = book.sheet('Yearly Fees', [
+      { width: 26 },
+      { width: 11 },
+      { width: 8 },
+      { width: 8 },
+      { width: 13 },
+      ...heads.map(() => ({ width: 12, kind: 'money' as const })),
+      { width: 13, kind: 'money' },
+      { width: 13, kind: 'date' },
+    ]);
+    y.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', ...heads, 'Total', 'Payment Date'], 'bold');
     const yt = [0, 0, 0, 0, 0, 0];
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await yearlyFeeRows(db, { ...period, ...w })) {
+    await forEachYearlyFeeRow(db, period, async (rows) => {
+      for (const r of rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
-        const total = amounts.reduce((a, b) => a + b, 0) as Paise;
-        y.addRow([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(cellRupees), cellRupees(total), cellDate(r.paidOn)]).commit();
+        y.row([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts, amounts.reduce((a, b) => a + b, 0), r.paidOn]);
+        await y.flush();
       }
-    }
-    const ytr = y.addRow(['Total', '', '', '', '', ...yt.map((a) => cellRupees(a as Paise)), cellRupees(yt.reduce((a, b) => a + b, 0) as Paise), '']);
-    ytr.font = { bold: true };
-    ytr.commit();
-    y.commit();
+    });
+    y.row(['Total', '', '', '', '', ...yt, yt.reduce((a, b) => a + b, 0), ''], 'bold');
+    await y.end();
 
-    const e = workbook.addWorksheet('Expenses');
-    e.columns = [
-      { header: 'Date', width: 13, style: { numFmt: DATE_FORMAT } },
-      { header: 'Description', width: 40 },
-      { header: 'Category', width: 22 },
-      { header: 'Amount', width: 14, style: { numFmt: MONEY_FORMAT } },
-    ];
-    e.getRow(1).font = { bold: true };
+    const e = book.sheet('Expenses', [{ width: 13, kind: 'date' }, { width: 40 }, { width: 22 }, { width: 14, kind: 'money' }]);
+    e.row(['Date', 'Description', 'Category', 'Amount'], 'bold');
     let spent = 0;
     for (const w of monthWindows(period.from, period.to)) {
       for (const r of await expenseRows(db, { ...period, ...w })) {
         spent += r.amount;
-        e.addRow([cellDate(r.date), r.description, r.category, cellRupees(r.amount)]).commit();
+        e.row([r.date, r.description, r.category, r.amount]);
+        await e.flush();
       }
     }
-    const et = e.addRow(['Total', '', '', cellRupees(spent as Paise)]);
-    et.font = { bold: true };
-    et.commit();
-    e.commit();
-    await workbook.commit();
+    e.row(['Total', '', '', spent], 'bold');
+    await e.end();
+    await book.end();
   })().catch((error: unknown) => {
-    log(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
+    if (!book.gone) log(error);
+    book.abort(error instanceof Error ? error : new Error(String(error)));
   });
-  return out;
+  return book.output;
 }
 
 /** The same report as CSV: the summary, then each table under its own heading, with total rows. */
@@ -146,6 +120,23 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
   const out = new PassThrough();
   void (async () => {
     const write = (cells: Array<string | number>) => out.write(csvLine(cells));
+    // a page of rows at a time, waiting while the reader is behind
+    const send = async (chunk: string) => {
+      if (out.destroyed) throw new Error('the download was closed before it was finished');
+      if (out.write(chunk)) return;
+      await new Promise<void>((resolve, reject) => {
+        const drained = () => {
+          out.off('close', closed);
+          resolve();
+        };
+        const closed = () => {
+          out.off('drain', drained);
+          reject(new Error('the download was closed before it was finished'));
+        };
+        out.once('drain', drained);
+        out.once('close', closed);
+      });
+    };
     const summary = await financialSummary(db, period);
     const income = summary.totalIncome;
     out.write(CSV_BOM);
@@ -172,26 +163,30 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total']);
     let tuition = 0;
     let bus = 0;
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await monthlyFeeRows(db, { ...period, ...w })) {
+    await forEachMonthlyFeeRow(db, period, async (rows) => {
+      let chunk = '';
+      for (const r of rows) {
         tuition += r.tuition;
         bus += r.bus;
-        write([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), toRupeeString(r.tuition), toRupeeString(r.bus), r.paidOn, toRupeeString((r.tuition + r.bus) as Paise)]);
+        chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), toRupeeString(r.tuition), toRupeeString(r.bus), r.paidOn, toRupeeString((r.tuition + r.bus) as Paise)]);
       }
-    }
+      await send(chunk);
+    });
     write(['Total', '', '', '', '', toRupeeString(tuition as Paise), toRupeeString(bus as Paise), '', toRupeeString((tuition + bus) as Paise)]);
     out.write('\r\n');
 
     write(['Yearly Fee Collections']);
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', 'Admission', 'Exam', 'Books', 'Uniform', 'Misc', 'Other', 'Total', 'Payment Date']);
     const yt = [0, 0, 0, 0, 0, 0];
-    for (const w of monthWindows(period.from, period.to)) {
-      for (const r of await yearlyFeeRows(db, { ...period, ...w })) {
+    await forEachYearlyFeeRow(db, period, async (rows) => {
+      let chunk = '';
+      for (const r of rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
-        write([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(toRupeeString), toRupeeString(amounts.reduce((a, b) => a + b, 0) as Paise), r.paidOn]);
+        chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(toRupeeString), toRupeeString(amounts.reduce((a, b) => a + b, 0) as Paise), r.paidOn]);
       }
-    }
+      await send(chunk);
+    });
     write(['Total', '', '', '', '', ...yt.map((a) => toRupeeString(a as Paise)), toRupeeString(yt.reduce((a, b) => a + b, 0) as Paise), '']);
     out.write('\r\n');
 

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { forEachMonthlyFeeRow, forEachYearlyFeeRow, monthlyFeeRows, monthWindows, yearlyFeeRows } from './financial';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from './test-school';
 
 let ctx: TestContext;
@@ -138,6 +139,30 @@ describe('GET /api/reports/financial', () => {
     expect(yearly.getRow(yearly.rowCount).getCell(12).value).toBe(17600);
     const expenses = workbook.getWorksheet('Expenses')!;
     expect(expenses.getRow(expenses.rowCount).getCell(4).value).toBe(209150.75);
+  });
+
+  it('reads the downloads\' rows in one statement a page at a time, exactly as a month at a time', async () => {
+    for (const [from, to] of [
+      ['2026-04-01', '2026-11-30'],
+      ['2025-04-01', '2027-03-31'],
+      ['2026-04-15', '2026-10-10'],
+    ] as const) {
+      const period = { schoolId: fx.school.schoolId, from, to };
+      const monthly: unknown[] = [];
+      const yearly: unknown[] = [];
+      for (const w of monthWindows(from, to)) {
+        monthly.push(...(await monthlyFeeRows(ctx.database.db, { ...period, ...w })));
+        yearly.push(...(await yearlyFeeRows(ctx.database.db, { ...period, ...w })));
+      }
+      const pagedMonthly: unknown[] = [];
+      const pagedYearly: unknown[] = [];
+      // pages of 5 rows: the cursor is read many times
+      await forEachMonthlyFeeRow(ctx.database.db, period, async (rows) => void pagedMonthly.push(...rows), 5);
+      await forEachYearlyFeeRow(ctx.database.db, period, async (rows) => void pagedYearly.push(...rows), 5);
+      expect(pagedMonthly.length, `${from} to ${to}`).toBe(monthly.length);
+      expect(pagedMonthly).toEqual(monthly.map((r) => ({ ...(r as object) })));
+      expect(pagedYearly).toEqual(yearly.map((r) => ({ ...(r as object) })));
+    }
   });
 
   it('downloads the same report as CSV', async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ExpenseCategory } from '../../domain/expenses';
 import { isMonthlyHead, isYearlyHead, type FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
@@ -265,6 +265,109 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
       };
     }
   }
+}
+
+/** Rows per FETCH of the downloads' cursors: a page of rows is all the server holds at a time. */
+export const EXPORT_PAGE_ROWS = 5000;
+
+/**
+ * A statement's rows a page at a time, through a cursor in a read-only transaction: the whole period
+ * is one statement (PostgreSQL reads the students and their enrolments once, not once a month), and
+ * the server never holds more than a page. `each` is awaited, so a slow reader slows the reading.
+ */
+async function forEachPage(db: Db, query: SQL, pageRows: number, each: (rows: Array<Record<string, unknown>>) => Promise<void>): Promise<void> {
+  await db.transaction(async (tx) => {
+    // the grouping and the sort of a year of a large school fit in memory instead of temporary files
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
+    for (;;) {
+      const rows = rowsOf<Record<string, unknown>>(await tx.execute(sql.raw(`fetch ${Math.max(1, Math.floor(pageRows))} from export_rows`)));
+      if (rows.length > 0) await each(rows);
+      if (rows.length < pageRows) break;
+    }
+    await tx.execute(sql`close export_rows`);
+  });
+}
+
+/**
+ * Every monthly fee row of the period, a page at a time, exactly as `monthlyFeeRows` gives them a
+ * calendar month (`monthWindows`) at a time, one month after another: the groups are per student,
+ * session, month paid for and calendar month of payment, and payment dates order the months.
+ */
+export async function forEachMonthlyFeeRow(db: Db, period: Period, each: (rows: MonthlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
+  const { schoolId, from, to } = period;
+  const query = sql`
+    with g as (
+      select l.student_id, l.session_id, l.period,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
+             max(l.paid_on) as paid_on
+      from receipt_lines l
+      where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
+      group by l.student_id, l.session_id, l.period, date_trunc('month', l.paid_on)
+    )
+    select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+           coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
+    from g ${placement(schoolId)}
+    order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period`;
+  await forEachPage(db, query, pageRows, (rows) =>
+    each(
+      rows.map((r) => ({
+        studentName: String(r.student_name),
+        className: String(r.class_name),
+        section: String(r.section),
+        rollNumber: n(r.roll_number),
+        period: String(r.period),
+        tuition: p(r.tuition),
+        bus: p(r.bus),
+        paidOn: String(r.paid_on),
+      })),
+    ),
+  );
+}
+
+/** Every yearly and other fee row of the period, a page at a time, as `yearlyFeeRows` gives them a calendar month at a time. */
+export async function forEachYearlyFeeRow(db: Db, period: Period, each: (rows: YearlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
+  const { schoolId, from, to } = period;
+  const query = sql`
+    with g as (
+      select l.student_id, l.session_id,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as admission,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as exam,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as books,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as uniform,
+             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as misc,
+             coalesce(sum(l.amount_paise) filter (where l.head not in ('admission', 'exam', 'books', 'uniform', 'misc')), 0) as other,
+             max(l.paid_on) as paid_on
+      from receipt_lines l
+      where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
+      group by l.student_id, l.session_id, date_trunc('month', l.paid_on)
+    )
+    select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+           coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
+           g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
+           g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on
+    from g ${placement(schoolId)}
+    join academic_sessions ses on ses.id = g.session_id
+    order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
+  await forEachPage(db, query, pageRows, (rows) =>
+    each(
+      rows.map((r) => ({
+        studentName: String(r.student_name),
+        className: String(r.class_name),
+        section: String(r.section),
+        rollNumber: n(r.roll_number),
+        academicYear: String(r.academic_year),
+        admission: p(r.admission),
+        exam: p(r.exam),
+        books: p(r.books),
+        uniform: p(r.uniform),
+        misc: p(r.misc),
+        other: p(r.other),
+        paidOn: String(r.paid_on),
+      })),
+    ),
+  );
 }
 
 /** Yearly and other fee rows: one per student and session, by payment date, class, section and roll. */
