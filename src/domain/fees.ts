@@ -192,9 +192,9 @@ function addMonth(t: HorizonTotals, m: MonthPosition): void {
  * what has fallen due, so a head paid ahead shows nothing outstanding.
  */
 function addYearly(t: HorizonTotals, y: YearlyPosition, share = 10_000): void {
-  const part = (n: number) => (share === 10_000 ? n : Math.floor((n * share) / 10_000));
-  const expected = part(y.expected);
-  const granted = part(y.granted);
+  // no closure here: this runs for every head of every session a refresh computes
+  const expected = share === 10_000 ? y.expected : Math.floor((y.expected * share) / 10_000);
+  const granted = share === 10_000 ? y.granted : Math.floor((y.granted * share) / 10_000);
   const applied = Math.min(y.applied, expected - granted);
   const outstanding = share === 10_000 ? y.outstanding : Math.max(0, expected - granted - y.applied);
   t.expected = p(t.expected + expected);
@@ -235,6 +235,25 @@ export function yearlyShareDue(months: readonly SessionMonth[], timing: DueTimin
 }
 
 const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
+
+const NOTHING_PAID = { paid: 0, paidOn: null } as const;
+
+/**
+ * A monthly head of one month: `gross` is what it asks (nothing before the fees start). A function of
+ * its own rather than a closure made per month: a refresh of a school runs it for every month of
+ * every student, and a closure made there (and named, under the TypeScript loader) cost more than
+ * the arithmetic.
+ */
+function monthHeadPosition(
+  input: SessionAccountInput,
+  monthly: ReadonlyMap<string, { paid: number; paidOn: string | null }>,
+  head: MonthlyHead,
+  key: string,
+  gross: Paise,
+): HeadPosition {
+  const got = monthly.size === 0 ? NOTHING_PAID : (monthly.get(`${head}:${key}`) ?? NOTHING_PAID);
+  return position(gross, p(got.paid), got.paidOn, true, concessionShares(input.concessions, head, key, gross));
+}
 
 export function computeSessionAccount(input: SessionAccountInput): SessionAccount {
   const monthly = new Map<string, { paid: number; paidOn: string | null }>();
@@ -278,13 +297,8 @@ export function computeSessionAccount(input: SessionAccountInput): SessionAccoun
   const months: MonthPosition[] = input.months.map((m) => {
     const due = (input.timing?.monthDue[m.key] ?? m.key) <= input.asOfMonth;
     const enrolled = !input.feesFrom || m.key >= input.feesFrom;
-    const headPos = (head: MonthlyHead, expected: Paise) => {
-      const got = monthly.get(`${head}:${m.key}`) ?? { paid: 0, paidOn: null };
-      const gross = enrolled ? expected : ZERO;
-      return position(gross, p(got.paid), got.paidOn, true, concessionShares(input.concessions, head, m.key, gross));
-    };
-    const tuition = headPos('tuition', tuitionExpected);
-    const bus = headPos('bus', input.busFee);
+    const tuition = monthHeadPosition(input, monthly, 'tuition', m.key, enrolled ? tuitionExpected : ZERO);
+    const bus = monthHeadPosition(input, monthly, 'bus', m.key, enrolled ? input.busFee : ZERO);
     const discount = p(tuition.concession + bus.concession);
     const outstanding = p(tuition.outstanding + bus.outstanding);
     const recorded = tuition.recorded || bus.recorded;
@@ -373,14 +387,17 @@ export interface CarriedBalancePosition extends CarriedBalance {
  * A payment settles the monthly part first, then the yearly part.
  */
 export function carriedBalancePositions(rows: CarriedBalance[], paidBySession: ReadonlyMap<string, number>): CarriedBalancePosition[] {
-  return rows.map((row) => {
-    const recorded = p(row.monthly + row.yearly);
-    const paid = p(Math.min(paidBySession.get(row.sessionId) ?? 0, recorded));
-    const toMonthly = Math.min(paid, row.monthly);
-    const monthlyRemaining = p(row.monthly - toMonthly);
-    const yearlyRemaining = p(row.yearly - (paid - toMonthly));
-    return { ...row, recorded, paid, monthlyRemaining, yearlyRemaining, remaining: p(monthlyRemaining + yearlyRemaining) };
-  });
+  return rows.map((row) => ({ ...row, ...carriedPosition(row.monthly, row.yearly, paidBySession.get(row.sessionId) ?? 0) }));
+}
+
+/** One carried balance (its monthly and yearly parts) after `paidTowards` was paid against it: the rule of `carriedBalancePositions`, without a row to copy. */
+export function carriedPosition(monthly: number, yearly: number, paidTowards: number): Pick<CarriedBalancePosition, 'recorded' | 'paid' | 'monthlyRemaining' | 'yearlyRemaining' | 'remaining'> {
+  const recorded = p(monthly + yearly);
+  const paid = p(Math.min(paidTowards, recorded));
+  const toMonthly = Math.min(paid, monthly);
+  const monthlyRemaining = p(monthly - toMonthly);
+  const yearlyRemaining = p(yearly - (paid - toMonthly));
+  return { recorded, paid, monthlyRemaining, yearlyRemaining, remaining: p(monthlyRemaining + yearlyRemaining) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { carriedBalancePositions } from '../../domain/fees';
+import { carriedPosition } from '../../domain/fees';
 import { sessionBalance } from '../../domain/balances';
 import { paise } from '../../domain/money';
 import { sessionMonths } from '../../domain/sessions';
@@ -74,6 +74,13 @@ export interface ComputedBalances {
 
 const sum = (lines: ReadonlyArray<{ amount: number }> | undefined) => (lines ?? []).reduce((s, l) => s + l.amount, 0);
 
+/** What the live previous-balance lines of a student's session paid (no array made per student). */
+function previousPaidOf(lines: ReadonlyArray<{ head: string; amount: number }> | undefined): number {
+  let paid = 0;
+  if (lines) for (const l of lines) if (l.head === 'previous_balance') paid += l.amount;
+  return paid;
+}
+
 /**
  * Every row of the given students from their inputs, through the domain: `sessionBalance` (ruling 6,
  * `computeSessionAccount`) per session they sat in, `carriedBalancePositions` (ruling 9) per carried
@@ -99,6 +106,19 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
       openingPaidBy.set(studentId, (openingPaidBy.get(studentId) ?? 0) + paid);
     }
   }
+  // the months of a session and the amounts of a structure, once per call rather than per student
+  const monthsBySession = new Map<string, ReturnType<typeof sessionMonths>>();
+  const monthsOf = (session: { id: string; startDate: string; endDate: string }) => {
+    let months = monthsBySession.get(session.id);
+    if (!months) monthsBySession.set(session.id, (months = sessionMonths(session.startDate, session.endDate)));
+    return months;
+  };
+  const amountsByStructure = new Map<object, ReturnType<typeof structureAmounts>>();
+  const amountsOf = (structure: Parameters<typeof structureAmounts>[0]) => {
+    let amounts = amountsByStructure.get(structure);
+    if (!amounts) amountsByStructure.set(structure, (amounts = structureAmounts(structure)));
+    return amounts;
+  };
   const sessions: SessionBalanceRow[] = [];
   const students: StudentBalanceRow[] = [];
   for (const st of inputs.students) {
@@ -111,9 +131,9 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
       const key = `${st.id}|${sessionId}`;
       const placement = inputs.enrollments.get(key) ?? { className: st.className, section: st.section, rollNumber: st.rollNumber };
       const structure = structureFor(inputs.structures, placement.className, session.name);
-      const months = sessionMonths(session.startDate, session.endDate);
+      const months = monthsOf(session);
       const allLines = inputs.lines.get(key) ?? [];
-      const amounts = structure ? structureAmounts(structure) : null;
+      const amounts = structure ? amountsOf(structure) : null;
       const busFee = paise(st.monthlyBusFeePaise);
       const b = sessionBalance({
         months,
@@ -125,10 +145,7 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
         timing: planTiming(amounts, planFor(inputs.plans, placement.className), { months, busFee }),
       });
       const carried = carriedByKey.get(key);
-      const previousPaid = sum(allLines.filter((l) => l.head === 'previous_balance'));
-      const [pos] = carried
-        ? carriedBalancePositions([{ sessionId, academicYear: session.name, monthly: carried.monthly, yearly: carried.yearly }], new Map([[sessionId, previousPaid]]))
-        : [undefined];
+      const pos = carried ? carriedPosition(carried.monthly, carried.yearly, previousPaidOf(allLines)) : undefined;
       sessions.push({
         studentId: st.id,
         sessionId,
@@ -181,20 +198,19 @@ export function computeBalances(inputs: BalanceInputs): ComputedBalances {
     let monthlyRemaining = 0;
     let yearlyRemaining = 0;
     for (const c of carriedByStudent.get(st.id) ?? []) {
-      const paid = sum((inputs.lines.get(`${st.id}|${c.sessionId}`) ?? []).filter((l) => l.head === 'previous_balance'));
-      const [pos] = carriedBalancePositions([{ sessionId: c.sessionId, academicYear: '', monthly: c.monthly, yearly: c.yearly }], new Map([[c.sessionId, paid]]));
-      monthlyRemaining += pos!.monthlyRemaining;
-      yearlyRemaining += pos!.yearlyRemaining;
+      const pos = carriedPosition(c.monthly, c.yearly, previousPaidOf(inputs.lines.get(`${st.id}|${c.sessionId}`)));
+      monthlyRemaining += pos.monthlyRemaining;
+      yearlyRemaining += pos.yearlyRemaining;
     }
-    const arrears = inputs.opening.get(st.id) ?? { monthly: paise(0), yearly: paise(0) };
-    const [opening] = carriedBalancePositions([{ sessionId: 'opening', academicYear: '', ...arrears }], new Map([['opening', openingPaidBy.get(st.id) ?? 0]]));
-    monthlyRemaining += opening!.monthlyRemaining;
-    yearlyRemaining += opening!.yearlyRemaining;
+    const arrears = inputs.opening.get(st.id);
+    const opening = carriedPosition(arrears?.monthly ?? 0, arrears?.yearly ?? 0, openingPaidBy.get(st.id) ?? 0);
+    monthlyRemaining += opening.monthlyRemaining;
+    yearlyRemaining += opening.yearlyRemaining;
     students.push({
       studentId: st.id,
-      openingPaise: opening!.recorded,
-      openingPaid: opening!.paid,
-      openingRemaining: opening!.remaining,
+      openingPaise: opening.recorded,
+      openingPaid: opening.paid,
+      openingRemaining: opening.remaining,
       carriedRemaining: monthlyRemaining + yearlyRemaining,
       carriedMonthlyRemaining: monthlyRemaining,
       carriedYearlyRemaining: yearlyRemaining,

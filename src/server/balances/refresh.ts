@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
-import { loadBalanceInputs, type StudentSet } from './inputs';
+import { balanceInputsFrom, loadBalanceInputs, type BalanceInputRows, type BalanceStudent, type StudentSet } from './inputs';
 import { rowsOf } from '../lib/sql-rows';
 import { inIds } from '../lib/sql-sets';
 import { lockSchoolLedger } from '../fees/locks';
@@ -136,11 +136,13 @@ const typed = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c, 
 const updates = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c]) => `${c} = excluded.${c}`).join(', ');
 
 function jsonRows(rows: ReadonlyArray<object>, cols: ReadonlyArray<readonly [string, string]>): string {
+  // the property of each column once, not a regular expression per column per row
+  const keys = cols.map(([c]) => [c, camel(c)] as const);
   return JSON.stringify(
     rows.map((r) => {
       const rec = r as Record<string, unknown>;
       const out: Record<string, unknown> = { student_id: rec.studentId, session_id: rec.sessionId };
-      for (const [c] of cols) out[c] = rec[camel(c)];
+      for (const [c, key] of keys) out[c] = rec[key];
       return out;
     }),
   );
@@ -192,6 +194,53 @@ export function balanceWrites(schoolId: string, ids: StudentSet, computed: Compu
       on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`,
   );
   return { stale, sessionRows, studentRows };
+}
+
+/** The school's own rows a new student's balance depends on (`balanceInputReads` under the same names). */
+export type SchoolBalanceRows = Pick<BalanceInputRows, 'sessions' | 'structures' | 'plans'>;
+
+/**
+ * The running balances of students being inserted in this transaction (a bulk import's batch), as
+ * data-modifying statements to run beside the insert. A new student's id is new, so nothing in the
+ * ledger names them yet (no lines, carried or opening balances, credit or concessions): their
+ * inputs are their own rows plus the school's sessions, structures and plans, and reading them back
+ * after the insert would only find those same rows (decision 0041). No stale rows to delete either.
+ * The result is `computeBalances` over the same inputs a refresh would load, so it equals it.
+ */
+export function newStudentBalanceWrites(
+  schoolId: string,
+  school: SchoolBalanceRows,
+  students: ReadonlyArray<BalanceStudent & { sessionId: string }>,
+): SQL[] {
+  if (students.length === 0) return [];
+  // new students alike in class, session, bus fee and fees-from month have the same balances but for
+  // who they are and their section and roll: computed once per kind in the batch, not per student
+  const kindOf = (s: BalanceStudent) => `${s.className}|${s.sessionId}|${s.monthlyBusFeePaise}|${s.feesFromMonth}|${s.status}`;
+  const kinds = new Map<string, BalanceStudent & { sessionId: string }>();
+  for (const s of students) if (!kinds.has(kindOf(s))) kinds.set(kindOf(s), s);
+  const representatives = [...kinds.values()];
+  const inputs = balanceInputsFrom({
+    ...school,
+    balanceStudents: representatives,
+    balanceEnrollments: representatives.map((s) => ({ studentId: s.id, sessionId: s.sessionId, className: s.className, section: s.section, rollNumber: s.rollNumber })),
+    balanceLines: [],
+    balanceCarried: [],
+    balanceOpening: [],
+    balanceCredit: [],
+    balanceConcessions: [],
+  });
+  const once = computeBalances(inputs);
+  const sessionsOf = new Map<string, ComputedBalances['sessions']>();
+  for (const row of once.sessions) sessionsOf.set(row.studentId, [...(sessionsOf.get(row.studentId) ?? []), row]);
+  const studentOf = new Map(once.students.map((row) => [row.studentId, row]));
+  const computed: ComputedBalances = { sessions: [], students: [] };
+  for (const s of students) {
+    const like = kinds.get(kindOf(s))!;
+    for (const row of sessionsOf.get(like.id) ?? []) computed.sessions.push({ ...row, studentId: s.id, section: s.section, rollNumber: s.rollNumber });
+    computed.students.push({ ...studentOf.get(like.id)!, studentId: s.id });
+  }
+  const { sessionRows, studentRows } = balanceWrites(schoolId, students.map((s) => s.id), computed);
+  return [...sessionRows, ...studentRows];
 }
 
 /**

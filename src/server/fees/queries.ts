@@ -242,8 +242,16 @@ export interface AccountContext {
 }
 
 /** The one computation of ruling 6, fed from the database. */
+/** The months of the last session asked for: a rollover computes 5,000 accounts of one session. */
+let lastMonths: { startDate: string; endDate: string; months: ReturnType<typeof sessionMonths> } | null = null;
+
+function monthsOfSession(startDate: string, endDate: string): ReturnType<typeof sessionMonths> {
+  if (lastMonths?.startDate !== startDate || lastMonths.endDate !== endDate) lastMonths = { startDate, endDate, months: sessionMonths(startDate, endDate) };
+  return lastMonths.months;
+}
+
 export function accountOf(ctx: AccountContext): SessionAccount {
-  const months = sessionMonths(ctx.session.startDate, ctx.session.endDate);
+  const months = monthsOfSession(ctx.session.startDate, ctx.session.endDate);
   const structure = ctx.structure ? structureAmounts(ctx.structure) : null;
   return computeSessionAccount({
     months,

@@ -12,20 +12,24 @@ import {
 } from '../../domain/student-import';
 import { createStudentSchema, type CreateStudent } from '../../domain/students';
 import type { Db } from '../db/client';
-import { audit } from '../lib/audit';
+import { sql } from 'drizzle-orm';
+import { newStudentBalanceWrites } from '../balances/refresh';
+import { auditLog, plans, schools, students } from '../db/schema';
+import { sessionsRead, structuresRead } from '../fees/queries';
+import { auditWho } from '../lib/audit';
+import { read, readAtOnce } from '../lib/read-at-once';
+import { plansRead } from '../policy/plans';
 import type { FieldCipher } from '../lib/crypto';
 import { badRequest } from '../lib/errors';
 import { createDefaultSession } from '../sessions/queries';
 import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
 import {
   allocateRollNumbers,
-  insertStudents,
+  insertStudentBatch,
   lockStudentAdds,
   newStudentValues,
   planLimitMessage,
-  planRoom,
   rollGroupKey,
-  takenAdmissionNumbers,
 } from './queries';
 
 export interface RowError {
@@ -134,6 +138,31 @@ export function batchSizeFor(total: number): number {
   return Math.max(1, Math.min(500, Math.floor(total / 50)));
 }
 
+/**
+ * The reads of one batch, after the school's student-adds lock: admission numbers already used (as
+ * `takenAdmissionNumbers`), the plan's room (as `planRoom`), and the school's sessions, structures
+ * and plans that new students' running balances are computed from (as `balanceInputReads`).
+ */
+function batchReads(schoolId: string, numbers: readonly string[]) {
+  return {
+    taken: read(
+      sql`select admission_number from ${students}
+          where school_id = ${schoolId} and admission_number in (select jsonb_array_elements_text(${JSON.stringify(numbers)}::jsonb))`,
+      (r) => ({ n: String(r.admission_number) }),
+    ),
+    room: read(
+      sql`select ${plans.name} as plan_name, ${plans.studentLimit} as student_limit,
+            (select count(*) from ${students} s where s.school_id = ${schoolId} and s.status = 'active') as active
+          from ${schools} inner join ${plans} on ${plans.id} = ${schools.subscriptionPlan}
+          where ${schools.id} = ${schoolId}`,
+      (r) => ({ planName: String(r.plan_name), limit: r.student_limit === null ? null : Number(r.student_limit), active: Number(r.active) }),
+    ),
+    sessions: sessionsRead(schoolId),
+    structures: structuresRead(schoolId),
+    plans: plansRead(schoolId),
+  };
+}
+
 export interface ImportContext {
   db: Db;
   cipher: FieldCipher;
@@ -188,14 +217,17 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
           return true;
         });
         const numbers = valid.map((p) => p.input.admissionNumber).filter((n): n is string => Boolean(n));
-        const taken = await takenAdmissionNumbers(tx, { schoolId, numbers });
+        // what the batch checks and computes with, in one statement after the lock
+        const known = await readAtOnce(tx, batchReads(schoolId, numbers));
+        const taken = new Set(known.taken.map((r) => r.n));
         valid = valid.filter((p) => {
           const n = p.input.admissionNumber;
           if (!n || !taken.has(n)) return true;
           refused.push(rowError(p.row, p.name, [admissionTakenMessage(n)]));
           return false;
         });
-        const room = await planRoom(tx, { schoolId });
+        const room = known.room[0];
+        if (!room) throw new Error(`school ${schoolId} has no plan`);
         if (room.limit !== null) {
           const capacity = Math.max(0, room.limit - room.active);
           for (const p of valid.slice(capacity)) refused.push(rowError(p.row, p.name, [planLimitMessage(room)]));
@@ -215,17 +247,32 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
           next.set(key, rollNumber + 1);
           return newStudentValues(schoolId, p.input, { sessionId: session.id, rollNumber, today: ctx.today, now: ctx.now }, ctx.cipher);
         });
-        const rows = await insertStudents(tx, values);
-        if (rows.length > 0) {
-          await audit(tx, ctx.request, {
-            action: 'student.bulk_import',
-            entity: 'student',
-            after: {
-              rows: [batch[0]!.row, batch[batch.length - 1]!.row],
-              imported: rows.length,
-              students: rows.map((r) => ({ id: r.id, name: r.name, class: r.className, section: r.section, rollNumber: r.rollNumber })),
-            },
-          });
+        const rows = values.map((v) => ({ id: v.id, name: v.name, className: v.className, section: v.section ?? 'A', rollNumber: v.rollNumber }));
+        if (values.length > 0) {
+          // the students, their enrollments, running balances and the audit row: one statement
+          const balances = newStudentBalanceWrites(
+            schoolId,
+            known,
+            values.map((v) => ({
+              id: v.id,
+              className: v.className,
+              section: v.section ?? 'A',
+              rollNumber: v.rollNumber,
+              sessionId: v.sessionId,
+              status: v.status ?? 'active',
+              feesFromMonth: v.feesFromMonth ?? null,
+              monthlyBusFeePaise: Number(v.monthlyBusFeePaise ?? 0),
+            })),
+          );
+          const who = auditWho(ctx.request);
+          const after = {
+            rows: [batch[0]!.row, batch[batch.length - 1]!.row],
+            imported: rows.length,
+            students: rows.map((r) => ({ id: r.id, name: r.name, class: r.className, section: r.section, rollNumber: r.rollNumber })),
+          };
+          const auditRow = sql`insert into ${auditLog} (school_id, user_id, action, entity, after, ip)
+            values (${who.schoolId}::uuid, ${who.userId}::uuid, 'student.bulk_import', 'student', ${JSON.stringify(after)}::jsonb, ${who.ip})`;
+          await insertStudentBatch(tx, values, [...balances, auditRow]);
         }
         return { rows, refused, left };
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, is, SQL, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
 import { z } from 'zod';
 import { paise, toRupeeString } from '../../domain/money';
 import { REMINDER_PREFERENCES, type CreateStudent } from '../../domain/students';
@@ -474,8 +474,9 @@ export async function peekNextRollNumber(
 /**
  * Hands out `count` consecutive roll numbers in each group (ruling 10): per school, session, class
  * and section, never reused, safe under simultaneous requests because the counter row is updated
- * in place (a second transaction waits for the first and then sees its number). Two statements for
- * any number of groups. Returns the first number of each group.
+ * in place (a second transaction waits for the first and then sees its number). One statement for
+ * any number of groups: a group's first allocation inserts its counter, later ones update it, each
+ * past anyone already enrolled in the group. Returns the first number of each group.
  */
 export async function allocateRollNumbers(
   tx: Db,
@@ -486,20 +487,20 @@ export async function allocateRollNumbers(
     groups.map((g) => sql`(${g.className}::text, ${g.section}::text, ${g.count}::int)`),
     sql`, `,
   );
-  await tx.execute(sql`
-    insert into ${rollCounters} (school_id, session_id, class_name, section, last_roll)
-    select ${schoolId}::uuid, ${sessionId}::uuid, v.class_name, v.section, 0
-    from (values ${values}) as v(class_name, section, n)
-    on conflict do nothing`);
+  const counts = new Map(groups.map((g) => [groupKey(g), g.count]));
+  // excluded.last_roll is (highest enrolled) + n, so n = excluded.last_roll - (highest enrolled)
   const result = await tx.execute(sql`
-    update ${rollCounters} as c
-    set last_roll = greatest(c.last_roll, ${maxEnrolledRoll(schoolId, sessionId, sql`c.class_name`, sql`c.section`)}) + v.n
+    insert into ${rollCounters} as c (school_id, session_id, class_name, section, last_roll)
+    select ${schoolId}::uuid, ${sessionId}::uuid, v.class_name, v.section,
+           ${maxEnrolledRoll(schoolId, sessionId, sql`v.class_name`, sql`v.section`)} + v.n
     from (values ${values}) as v(class_name, section, n)
-    where c.school_id = ${schoolId} and c.session_id = ${sessionId} and c.class_name = v.class_name and c.section = v.section
-    returning c.class_name, c.section, c.last_roll, v.n`);
+    on conflict (school_id, session_id, class_name, section) do update
+      set last_roll = excluded.last_roll + greatest(c.last_roll - ${maxEnrolledRoll(schoolId, sessionId, sql`excluded.class_name`, sql`excluded.section`)}, 0)
+    returning c.class_name, c.section, c.last_roll`);
   const first = new Map<string, number>();
-  for (const row of rowsOf<{ class_name: string; section: string; last_roll: number | string; n: number | string }>(result)) {
-    first.set(groupKey({ className: row.class_name, section: row.section }), Number(row.last_roll) - Number(row.n) + 1);
+  for (const row of rowsOf<{ class_name: string; section: string; last_roll: number | string }>(result)) {
+    const key = groupKey({ className: row.class_name, section: row.section });
+    first.set(key, Number(row.last_roll) - counts.get(key)! + 1);
   }
   return first;
 }
@@ -635,6 +636,44 @@ export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<Stu
   // every new student's balances in one pass (a 5,000-row import included)
   await refreshBalances(tx, { schoolId: rows[0]!.schoolId, studentIds: inserted.map((s) => s.id) });
   return inserted;
+}
+
+/**
+ * A bulk import's batch in ONE statement (decision 0007): the students from a JSON array, their
+ * enrollments from what that insert returns, the statements `extra` (their running balances, the
+ * audit row) as more common tables. Drizzle's own insert built a parameter per value (thirty
+ * columns a row) and took longer in Node than PostgreSQL took to store them; here the rows are one
+ * JSON parameter, each column typed as the table declares it. Foreign keys are checked at the end
+ * of the statement, when every common table has run.
+ */
+export async function insertStudentBatch(tx: Db, rows: readonly NewStudentRow[], extra: readonly SQL[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.entries(getTableColumns(students)).filter(([key]) => rows.some((r) => (r as Record<string, unknown>)[key] !== undefined));
+  const json = JSON.stringify(
+    rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const [key, column] of columns) {
+        let value = (r as Record<string, unknown>)[key];
+        // a value left out takes the column's default, as Drizzle's insert would give it
+        if (value === undefined && column.default !== undefined && !is(column.default, SQL)) value = column.default;
+        out[column.name] = value === undefined || value === null ? null : column.mapToDriverValue(value);
+      }
+      return out;
+    }),
+  );
+  const names = columns.map(([, c]) => c.name).join(', ');
+  const typed = columns.map(([, c]) => `${c.name} ${c.getSQLType()}`).join(', ');
+  const parts = [
+    sql`new_students as (
+      insert into ${students} (${sql.raw(names)})
+      select ${sql.raw(columns.map(([, c]) => `x.${c.name}`).join(', '))} from jsonb_to_recordset(${json}::jsonb) as x(${sql.raw(typed)})
+      returning id, school_id, session_id, class_name, section, roll_number, created_at)`,
+    sql`new_enrollments as (
+      insert into ${studentEnrollments} (school_id, student_id, session_id, class_name, section, roll_number, created_at)
+      select school_id, id, session_id, class_name, section, roll_number, created_at from new_students)`,
+    ...extra.map((statement, i) => sql`${sql.identifier(`batch${i}`)} as (${statement})`),
+  ];
+  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
 }
 
 /** Who, if anyone but `exceptId`, holds a roll number in a class and section of a session. */
