@@ -318,5 +318,5 @@ async function rollover(ctx: BenchContext, onPostgres: boolean): Promise<BenchRo
     },
     onPostgres ? { ms: 5_000, label: '< 5 s' } : undefined,
   );
-  return { ...timed.row, note: `${CLASSES.length} classes, a session of fees; fees/rollover.ts (H1's area) measured, not changed here` };
+  return { ...timed.row, note: `${CLASSES.length} classes, a session of fees` };
 }
