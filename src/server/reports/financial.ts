@@ -85,6 +85,34 @@ export interface FinancialSummary {
 const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 const p = (v: unknown) => paise(n(v));
 
+/** A monthly fee row as the statements of this file select it. */
+const monthlyFeeRowOf = (r: Record<string, unknown>): MonthlyFeeRow => ({
+  studentName: String(r.student_name),
+  className: String(r.class_name),
+  section: String(r.section),
+  rollNumber: n(r.roll_number),
+  period: String(r.period),
+  tuition: p(r.tuition),
+  bus: p(r.bus),
+  paidOn: String(r.paid_on),
+});
+
+/** A yearly and other fee row as the statements of this file select it. */
+const yearlyFeeRowOf = (r: Record<string, unknown>): YearlyFeeRow => ({
+  studentName: String(r.student_name),
+  className: String(r.class_name),
+  section: String(r.section),
+  rollNumber: n(r.roll_number),
+  academicYear: String(r.academic_year),
+  admission: p(r.admission),
+  exam: p(r.exam),
+  books: p(r.books),
+  uniform: p(r.uniform),
+  misc: p(r.misc),
+  other: p(r.other),
+  paidOn: String(r.paid_on),
+});
+
 export interface FinancialTotals extends FinancialSummary {
   /** received per ledger head in the period */
   byHead: Map<string, Paise>;
@@ -190,16 +218,7 @@ export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Peri
       order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
-  const out: MonthlyFeeRow[] & { total?: number } = rows.map((r) => ({
-    studentName: String(r.student_name),
-    className: String(r.class_name),
-    section: String(r.section),
-    rollNumber: n(r.roll_number),
-    period: String(r.period),
-    tuition: p(r.tuition),
-    bus: p(r.bus),
-    paidOn: String(r.paid_on),
-  }));
+  const out: MonthlyFeeRow[] & { total?: number } = rows.map(monthlyFeeRowOf);
   out.total = rows.length > 0 ? n(rows[0]!.total) : 0;
   return out;
 }
@@ -252,16 +271,7 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
     if (rows.length >= limit || until >= to) {
       return {
         total: null,
-        rows: rows.map((r) => ({
-          studentName: String(r.student_name),
-          className: String(r.class_name),
-          section: String(r.section),
-          rollNumber: n(r.roll_number),
-          period: String(r.period),
-          tuition: p(r.tuition),
-          bus: p(r.bus),
-          paidOn: String(r.paid_on),
-        })),
+        rows: rows.map(monthlyFeeRowOf),
       };
     }
   }
@@ -310,20 +320,7 @@ export async function forEachMonthlyFeeRow(db: Db, period: Period, each: (rows: 
            coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
     from g ${placement(schoolId)}
     order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period`;
-  await forEachPage(db, query, pageRows, (rows) =>
-    each(
-      rows.map((r) => ({
-        studentName: String(r.student_name),
-        className: String(r.class_name),
-        section: String(r.section),
-        rollNumber: n(r.roll_number),
-        period: String(r.period),
-        tuition: p(r.tuition),
-        bus: p(r.bus),
-        paidOn: String(r.paid_on),
-      })),
-    ),
-  );
+  await forEachPage(db, query, pageRows, (rows) => each(rows.map(monthlyFeeRowOf)));
 }
 
 /** Every yearly and other fee row of the period, a page at a time, as `yearlyFeeRows` gives them a calendar month at a time. */
@@ -350,24 +347,7 @@ export async function forEachYearlyFeeRow(db: Db, period: Period, each: (rows: Y
     from g ${placement(schoolId)}
     join academic_sessions ses on ses.id = g.session_id
     order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
-  await forEachPage(db, query, pageRows, (rows) =>
-    each(
-      rows.map((r) => ({
-        studentName: String(r.student_name),
-        className: String(r.class_name),
-        section: String(r.section),
-        rollNumber: n(r.roll_number),
-        academicYear: String(r.academic_year),
-        admission: p(r.admission),
-        exam: p(r.exam),
-        books: p(r.books),
-        uniform: p(r.uniform),
-        misc: p(r.misc),
-        other: p(r.other),
-        paidOn: String(r.paid_on),
-      })),
-    ),
-  );
+  await forEachPage(db, query, pageRows, (rows) => each(rows.map(yearlyFeeRowOf)));
 }
 
 /** Yearly and other fee rows: one per student and session, by payment date, class, section and roll. */
@@ -385,20 +365,7 @@ export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Perio
       order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
-  const out: YearlyFeeRow[] & { total?: number } = rows.map((r) => ({
-    studentName: String(r.student_name),
-    className: String(r.class_name),
-    section: String(r.section),
-    rollNumber: n(r.roll_number),
-    academicYear: String(r.academic_year),
-    admission: p(r.admission),
-    exam: p(r.exam),
-    books: p(r.books),
-    uniform: p(r.uniform),
-    misc: p(r.misc),
-    other: p(r.other),
-    paidOn: String(r.paid_on),
-  }));
+  const out: YearlyFeeRow[] & { total?: number } = rows.map(yearlyFeeRowOf);
   out.total = rows.length > 0 ? n(rows[0]!.total) : 0;
   return out;
 }
