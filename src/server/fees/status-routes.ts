@@ -117,18 +117,20 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       const args = { schoolId, studentId, academicYear: request.query.academicYear };
       const context = studentSessionReads(args);
       // keyed by school and student only: planned once per connection (lib/prepared.ts)
-      const rows = await withGenericPlans(db, (conn) => readAtOnce(
-        conn,
-        {
-          ...context.reads,
-          ...carriedReads({ schoolId, studentId }),
-          receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
-          credit: creditRead({ schoolId, studentId }),
-          fineRule: lateFineRuleRead(schoolId),
-          waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
-        },
-        { with: context.with },
-      ));
+      const rows = await withGenericPlans(db, (conn) =>
+        readAtOnce(
+          conn,
+          {
+            ...context.reads,
+            ...carriedReads({ schoolId, studentId }),
+            receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
+            credit: creditRead({ schoolId, studentId }),
+            fineRule: lateFineRuleRead(schoolId),
+            waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+          },
+          { with: context.with },
+        ),
+      );
       const ctx = studentSessionFrom(rows, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);

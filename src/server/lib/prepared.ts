@@ -49,28 +49,23 @@ export const GENERIC_PLANS = sql`set_config('plan_cache_mode', 'force_generic_pl
 /** Whether statements on `db` go to PostgreSQL through node-postgres (a pool, or a transaction's client). */
 function onPostgres(db: Db): boolean {
   const client = (db._.session as unknown as { client?: { query?: unknown; exec?: unknown } }).client;
-  // PGlite's client has exec(); node-postgres' Pool and PoolClient have neither named statements' limits nor exec
+  // node-postgres' Pool and PoolClient have query() and no exec(); PGlite has both
   return Boolean(client && typeof client.query === 'function' && typeof client.exec !== 'function');
 }
 
 /**
- * Runs `work` with generic plans (see GENERIC_PLANS): on PostgreSQL, outside a transaction, in a
- * read-only one of its own (BEGIN, the setting, the work, COMMIT: three short round trips, each
- * far cheaper than the planning it saves; `work` may write too); inside a transaction, after setting it there. On the
- * embedded database (one connection, no named statements) it just runs.
+ * Runs `work` outside a transaction with generic plans (see GENERIC_PLANS): on PostgreSQL in a
+ * short transaction of its own (BEGIN, the setting, the work, COMMIT: three short round trips, each
+ * far cheaper than the planning it saves). Inside a transaction, select GENERIC_PLANS in its first
+ * statement instead (as `lockStudentLedger` does). On the embedded database (one connection, no
+ * named statements) it just runs.
  */
-export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>, { inTransaction = false } = {}): Promise<T> {
+export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
   if (!onPostgres(db)) return work(db);
-  if (inTransaction) {
-    await db.execute(sql`select ${GENERIC_PLANS}`);
-    return work(db);
-  }
-  return db.transaction(
-    async (tx) => {
-      await tx.execute(sql`select ${GENERIC_PLANS}`);
-      return work(tx as unknown as Db);
-    },
-  );
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select ${GENERIC_PLANS}`);
+    return work(tx as unknown as Db);
+  });
 }
 
 export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
