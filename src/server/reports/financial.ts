@@ -167,18 +167,24 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
   };
 }
 
+/**
+ * `byPaymentMonth`: also one group per calendar month of payment, as the period read a month at a
+ * time gives them (the downloads' one-statement cursors).
+ */
+const paymentMonth = (byPaymentMonth: boolean) => (byPaymentMonth ? sql`, date_trunc('month', l.paid_on)` : sql``);
+
 /** Tuition and bus received in the period, one group per student, session and month paid for. */
-const monthlyGroups = ({ schoolId, from, to }: Period) => sql`
+const monthlyGroups = ({ schoolId, from, to }: Period, byPaymentMonth = false) => sql`
   select l.student_id, l.session_id, l.period,
          coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
          coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
          max(l.paid_on) as paid_on
   from receipt_lines l
   where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-  group by l.student_id, l.session_id, l.period`;
+  group by l.student_id, l.session_id, l.period${paymentMonth(byPaymentMonth)}`;
 
 /** Everything else received in the period, one group per student and session. */
-const yearlyGroups = ({ schoolId, from, to }: Period) => sql`
+const yearlyGroups = ({ schoolId, from, to }: Period, byPaymentMonth = false) => sql`
   select l.student_id, l.session_id,
          coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as admission,
          coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as exam,
@@ -189,7 +195,7 @@ const yearlyGroups = ({ schoolId, from, to }: Period) => sql`
          max(l.paid_on) as paid_on
   from receipt_lines l
   where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-  group by l.student_id, l.session_id`;
+  group by l.student_id, l.session_id${paymentMonth(byPaymentMonth)}`;
 
 /**
  * The groups to show when the table is cut to `limit` rows: those paid on or before the date of the
@@ -305,17 +311,9 @@ async function forEachPage(db: Db, query: SQL, pageRows: number, each: (rows: Ar
  * session, month paid for and calendar month of payment, and payment dates order the months.
  */
 export async function forEachMonthlyFeeRow(db: Db, period: Period, each: (rows: MonthlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
-  const { schoolId, from, to } = period;
+  const { schoolId } = period;
   const query = sql`
-    with g as (
-      select l.student_id, l.session_id, l.period,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
-             max(l.paid_on) as paid_on
-      from receipt_lines l
-      where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-      group by l.student_id, l.session_id, l.period, date_trunc('month', l.paid_on)
-    )
+    with g as (${monthlyGroups(period, true)})
     select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
            coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
     from g ${placement(schoolId)}
@@ -325,21 +323,9 @@ export async function forEachMonthlyFeeRow(db: Db, period: Period, each: (rows: 
 
 /** Every yearly and other fee row of the period, a page at a time, as `yearlyFeeRows` gives them a calendar month at a time. */
 export async function forEachYearlyFeeRow(db: Db, period: Period, each: (rows: YearlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
-  const { schoolId, from, to } = period;
+  const { schoolId } = period;
   const query = sql`
-    with g as (
-      select l.student_id, l.session_id,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as admission,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as exam,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'books'), 0) as books,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'uniform'), 0) as uniform,
-             coalesce(sum(l.amount_paise) filter (where l.head = 'misc'), 0) as misc,
-             coalesce(sum(l.amount_paise) filter (where l.head not in ('admission', 'exam', 'books', 'uniform', 'misc')), 0) as other,
-             max(l.paid_on) as paid_on
-      from receipt_lines l
-      where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-      group by l.student_id, l.session_id, date_trunc('month', l.paid_on)
-    )
+    with g as (${yearlyGroups(period, true)})
     select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
            coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
            g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
