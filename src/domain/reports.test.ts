@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionProgress, dateRangeSchema, formatIndiaDateTime, monthBounds, monthKeyLabel, monthRangesText, previousMonthKey, withinYears } from './reports';
+import { collectionProgress, dateRangeSchema, formatIndiaDateTime, monthBounds, monthKeyLabel, monthOrdinal, monthOrdinalsText, monthRangesText, previousMonthKey, withinYears } from './reports';
 
 describe('the financial report period', () => {
   const message = (q: Record<string, string | undefined>) => dateRangeSchema.safeParse(q).error?.issues[0]?.message;
@@ -54,6 +54,14 @@ describe('months due written as ranges (the pending-fees list on paper)', () => 
   it('names both years when the months cross into the next year', () => {
     expect(monthRangesText([...months(11, 12), ...months(1, 2, 2027)])).toBe('Nov 2026–Feb 2027 (4)');
     expect(monthRangesText([...months(4, 5), ...months(1, 1, 2027), '2027-03'])).toBe('Apr–May 2026, Jan, Mar 2027 (4)');
+    expect(monthRangesText(['2026-12', '2027-02'])).toBe('Dec 2026, Feb 2027 (2)');
+  });
+  it('writes the same text from month ordinals (year × 12 + month − 1), as the defaulters list gives them', () => {
+    const keys = [...months(4, 6), '2026-09', ...months(12, 12), ...months(1, 3, 2027)];
+    // the year is written where the next run starts in another year: Sep and Dec 2026 share theirs
+    expect(monthOrdinalsText(keys.map(monthOrdinal))).toBe('Apr–Jun, Sep, Dec 2026–Mar 2027 (8)');
+    expect(monthOrdinalsText([monthOrdinal('2026-11')])).toBe('Nov 2026 (1)');
+    expect(monthOrdinalsText([])).toBe('');
   });
 });
 

@@ -118,7 +118,7 @@ export const dayQuerySchema = z.object({
 });
 
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-const monthOrdinal = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
+export const monthOrdinal = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
 
 /**
  * Months due as a person writes them on paper (issue item 11): runs of consecutive months as
@@ -127,23 +127,29 @@ const monthOrdinal = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.
  * Nov 2026 to Feb 2027 → "Nov 2026–Feb 2027 (4)". Unsorted or repeated keys are fine; none is "".
  */
 export function monthRangesText(keys: readonly string[]): string {
-  const ordinals = [...new Set(keys.filter((k) => /^\d{4}-(0[1-9]|1[0-2])$/.test(k)).map(monthOrdinal))].sort((a, b) => a - b);
+  return monthOrdinalsText([...new Set(keys.filter((k) => /^\d{4}-(0[1-9]|1[0-2])$/.test(k)).map(monthOrdinal))].sort((a, b) => a - b));
+}
+
+/**
+ * `monthRangesText` of months given as ordinals (year × 12 + month − 1), already ascending and
+ * without repeats: a whole school's defaulters list writes one per student, with no keys to parse.
+ */
+export function monthOrdinalsText(ordinals: readonly number[]): string {
   if (ordinals.length === 0) return '';
-  const runs: Array<[number, number]> = [];
-  for (const o of ordinals) {
-    const last = runs[runs.length - 1];
-    if (last && o === last[1] + 1) last[1] = o;
-    else runs.push([o, o]);
+  // runs of consecutive months, written as they close; no closures per call (it runs once per student)
+  let text = '';
+  let from = ordinals[0]!;
+  for (let i = 0; i < ordinals.length; i++) {
+    const to = ordinals[i]!;
+    const next = ordinals[i + 1];
+    if (next === to + 1) continue;
+    const year = Math.floor(to / 12);
+    const start = from === to ? '' : `${SHORT_MONTHS[from % 12]}${Math.floor(from / 12) === year ? '' : ` ${Math.floor(from / 12)}`}–`;
+    const closesYear = next === undefined || Math.floor(next / 12) !== year;
+    text += `${text ? ', ' : ''}${start}${SHORT_MONTHS[to % 12]}${closesYear ? ` ${year}` : ''}`;
+    if (next !== undefined) from = next;
   }
-  const year = (o: number) => Math.floor(o / 12);
-  const name = (o: number) => SHORT_MONTHS[o % 12]!;
-  const parts = runs.map(([from, to], i) => {
-    const next = runs[i + 1];
-    const start = from === to ? '' : `${name(from)}${year(from) === year(to) ? '' : ` ${year(from)}`}–`;
-    const closesYear = !next || year(next[0]) !== year(to);
-    return `${start}${name(to)}${closesYear ? ` ${year(to)}` : ''}`;
-  });
-  return `${parts.join(', ')} (${ordinals.length})`;
+  return `${text} (${ordinals.length})`;
 }
 
 /**

@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportDocument } from '../../domain/report-document';
+import { REPORT_KINDS, reportDocumentSchema, type ReportDocument } from '../../domain/report-document';
 import { boundedReadsBeside } from '../db/client';
 import { pgCode } from '../lib/pg-errors';
 import { rowsOf } from '../lib/sql-rows';
 import { withDatabase } from '../test/global-setup';
 import { createTestApp, type TestContext } from '../test/harness';
+import { pendingFeesReport } from './fee-reports';
 import { buildFixtureSchool, NOW, type FixtureSchool } from './test-school';
 import { BUILD } from './texts';
 
@@ -163,5 +164,48 @@ describe('report builds that PostgreSQL stops', () => {
   it.skipIf(onPostgres)('on the embedded database report builds read through the one database as before', () => {
     const reads = boundedReadsBeside(ctx.database.db, { max: 1, statementTimeoutMs: 200 });
     expect(reads.db).toBe(ctx.database.db);
+  });
+});
+
+// last: these answers stay cached, and the cases above need builds that run
+describe('report answers', () => {
+  it('every kind answers JSON that holds exactly what the document schema declares, the same text again from the cache', async () => {
+    for (const kind of REPORT_KINDS) {
+      const first = await ctx.app.inject({ method: 'GET', url: `/api/reports/${kind}`, headers: { authorization: `Bearer ${fx.school.token}` } });
+      expect(first.statusCode, kind).toBe(200);
+      expect(first.headers['content-type'], kind).toMatch(/^application\/json/);
+      const body = first.json<ReportDocument>();
+      // zod drops keys it does not know: a field the schema does not declare makes these differ
+      expect(reportDocumentSchema.parse(body), kind).toEqual(body);
+      expect(body.kind).toBe(kind);
+      const again = await ctx.app.inject({ method: 'GET', url: `/api/reports/${kind}`, headers: { authorization: `Bearer ${fx.school.token}` } });
+      expect(again.body, kind).toBe(first.body);
+    }
+    const pending = (await ctx.app.inject({ method: 'GET', url: '/api/reports/pending-fees', headers: { authorization: `Bearer ${fx.school.token}` } })).json<ReportDocument>();
+    expect(pending.summary.find((f) => f.label === 'Total pending')?.value).toBe('30800.00');
+  });
+
+  it.runIf(onPostgres)('the defaulters list is planned once per connection, not for every build (PostgreSQL)', async () => {
+    const plans = await ctx.database.db.transaction(async (tx) => {
+      const report = { db: tx, schoolId: fx.school.schoolId, schoolName: 'Test', today: '2026-11-22', generatedAt: NOW.toISOString() };
+      for (let i = 0; i < 4; i++) {
+        const doc = await pendingFeesReport(report, { sort: i % 2 === 0 ? 'class' : 'amount' });
+        expect(doc.summary.find((f) => f.label === 'Total pending')?.value).toBe('30800.00');
+      }
+      return rowsOf<{ generic: number; custom: number }>(
+        await tx.execute(sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%owing as (select * from pos%' order by statement`),
+      );
+    });
+    // one statement per sort, each run twice, never planned for a run's values
+    expect(plans).toEqual([
+      { generic: 2, custom: 0 },
+      { generic: 2, custom: 0 },
+    ]);
+  });
+
+  it('a bad query is answered 400 with its message, not a document', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/reports/monthly?month=2026-13', headers: { authorization: `Bearer ${fx.school.token}` } });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('month must be written as YYYY-MM');
   });
 });
