@@ -176,7 +176,10 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await page.getByRole('button', { name: 'Delete Student' }).click();
     const confirm = page.getByRole('alertdialog');
     await soon(() => confirm.getByText('Are you sure you want to delete this student? This action cannot be undone.').isVisible()).toBe(true);
+    // Under a loaded machine the delete can take longer than the toast stays up: wait for the server's answer, then read the toast.
+    const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/api\/students\/[^/]+$/.test(new URL(r.url()).pathname), { timeout: 60_000 });
     await confirm.getByRole('button', { name: 'Delete Student' }).click();
+    expect((await deleted).status()).toBe(200);
     await soon(() => toast(page, 'Student has been successfully deleted from the system.').isVisible()).toBe(true);
     await soon(() => page.getByText('26 students in 1 class').isVisible()).toBe(true);
 
