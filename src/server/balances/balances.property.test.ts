@@ -1,6 +1,10 @@
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
+import { carryThroughMonth } from '../../domain/sessions';
+import { academicSessions, previousBalances, students } from '../db/schema';
+import { outstandingOfMany } from '../fees/balances';
 import { seedSession } from '../fees/test-fixtures';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { verifySchoolBalances } from './verify';
@@ -118,11 +122,29 @@ describe('running balances under random writes', () => {
             case 'discharge':
               res = await api.post(`/api/students/${ids[o.s]}/discharge`, {});
               break;
-            case 'rollover':
+            case 'rollover': {
               if (rolled) break;
+              // what each moving student carries, recomputed from the ledger before the start (the
+              // start reads it from the running balances)
+              const [running] = await db.select().from(academicSessions).where(and(eq(academicSessions.schoolId, schoolId), eq(academicSessions.isActive, true)));
+              const people = await db
+                .select()
+                .from(students)
+                .where(and(eq(students.schoolId, schoolId), eq(students.status, 'active'), or(eq(students.sessionId, running!.id), isNull(students.sessionId))));
+              const expected = await outstandingOfMany(db, { schoolId, session: running!, people, throughMonth: carryThroughMonth(running!.endDate, '2026-11-22') });
               res = await api.post(`/api/academic-sessions/${next.id}/start`, { early: true });
-              if (res.statusCode === 200) rolled = true;
+              if (res.statusCode !== 200) break;
+              rolled = true;
+              const recorded = await db
+                .select()
+                .from(previousBalances)
+                .where(and(eq(previousBalances.schoolId, schoolId), eq(previousBalances.sessionId, running!.id), inArray(previousBalances.reason, ['rollover', 'graduation'])));
+              const carriedOf = (id: string) => recorded.find((r) => r.studentId === id);
+              expect(expected.map((c) => [c.studentId, carriedOf(c.studentId)?.monthlyOutstandingPaise, carriedOf(c.studentId)?.yearlyOutstandingPaise])).toEqual(
+                expected.map((c) => [c.studentId, c.monthly, c.yearly]),
+              );
               break;
+            }
           }
           if (!res) continue;
           if (process.env.TALLY) console.log('TALLY', o.kind, res.statusCode, res.statusCode >= 400 ? res.body.slice(0, 120) : '');

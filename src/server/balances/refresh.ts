@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
 import { balanceInputsFrom, loadBalanceInputs, type BalanceInputRows, type BalanceStudent, type StudentSet } from './inputs';
 import { rowsOf } from '../lib/sql-rows';
-import { uuidArray } from '../lib/sql-sets';
+import { rowsTable, uuidArray, type SetColumn } from '../lib/sql-sets';
 import { lockSchoolLedger } from '../fees/locks';
 
 export interface BalanceScope {
@@ -131,27 +131,28 @@ const STUDENT_COLUMNS = [
 ] as const;
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const names = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c]) => c).join(', ');
-const typed = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c, t]) => `${c} ${t}`).join(', ');
-const updates = (cols: ReadonlyArray<readonly [string, string]>) => cols.map(([c]) => `${c} = excluded.${c}`).join(', ');
+const names = (cols: ReadonlyArray<SetColumn>) => cols.map(([c]) => c).join(', ');
+const updates = (cols: ReadonlyArray<SetColumn>) => cols.map(([c]) => `${c} = excluded.${c}`).join(', ');
 
-function jsonRows(rows: ReadonlyArray<object>, cols: ReadonlyArray<readonly [string, string]>): string {
+/** Computed rows as a table `x` of the student (and session) and `cols` (`rowsTable`, one array parameter per column). */
+function rowsOfComputed(rows: ReadonlyArray<object>, cols: ReadonlyArray<SetColumn>, keys: ReadonlyArray<SetColumn>): SQL {
+  const all = [...keys, ...cols];
   // the property of each column once, not a regular expression per column per row
-  const keys = cols.map(([c]) => [c, camel(c)] as const);
-  return JSON.stringify(
+  const props = all.map(([c]) => camel(c));
+  return rowsTable(
+    all,
     rows.map((r) => {
       const rec = r as Record<string, unknown>;
-      const out: Record<string, unknown> = { student_id: rec.studentId, session_id: rec.sessionId };
-      for (const [c, key] of keys) out[c] = rec[key];
-      return out;
+      return props.map((key) => rec[key]);
     }),
   );
 }
 
 /**
  * Rows per upsert statement: a whole school's rollover refreshes 180,000 session rows at 60,000
- * students, over 250 MB as one JSON array, past jsonb's limit (and a string that size in Node). In
- * chunks of this size each statement carries a few megabytes, all in the caller's transaction.
+ * students, about 90 MB of parameters (over 250 MB when they were one JSON array, past jsonb's
+ * limit). In chunks of this size each statement carries a few megabytes, all in the caller's
+ * transaction.
  */
 export const WRITE_CHUNK = 5_000;
 
@@ -163,7 +164,7 @@ function chunks<T>(rows: readonly T[]): T[][] {
 
 /**
  * The statements that store computed rows: the delete of rows that no longer apply, then upserts in
- * chunks over JSON arrays (no parameter limit). Each is one data-modifying statement, so a caller
+ * chunks over one array parameter per column (no parameter limit). Each is one data-modifying statement, so a caller
  * may also run them as common tables of one statement (a receipt's save, `fees/writer.ts`).
  */
 export function balanceWrites(schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): { stale: SQL; sessionRows: SQL[]; studentRows: SQL[] } {
@@ -184,14 +185,14 @@ export function balanceWrites(schoolId: string, ids: StudentSet, computed: Compu
     (part) => sql`
       insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from jsonb_to_recordset(${jsonRows(part, SESSION_COLUMNS)}::jsonb) as x(student_id uuid, session_id uuid, ${sql.raw(typed(SESSION_COLUMNS))})
+      from ${rowsOfComputed(part, SESSION_COLUMNS, [['student_id', 'uuid'], ['session_id', 'uuid']])}
       on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`,
   );
   const studentRows = chunks(computed.students).map(
     (part) => sql`
       insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from jsonb_to_recordset(${jsonRows(part, STUDENT_COLUMNS)}::jsonb) as x(student_id uuid, ${sql.raw(typed(STUDENT_COLUMNS))})
+      from ${rowsOfComputed(part, STUDENT_COLUMNS, [['student_id', 'uuid']])}
       on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`,
   );
   return { stale, sessionRows, studentRows };

@@ -3,6 +3,9 @@ import type { SessionAccount } from '../../domain/fees';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { readTogether } from '../lib/reads';
+import { rowsOf } from '../lib/sql-rows';
+import { rowsTable } from '../lib/sql-sets';
+import { sessionPositionsCte } from '../stats/positions';
 import { approvedConcessions, studentConcessions } from '../policy/concession-queries';
 import { loadPlans, planFor } from '../policy/plans';
 import { previousBalances } from '../db/schema';
@@ -92,7 +95,36 @@ export async function outstandingOfMany(
 }
 
 /**
- * Writes carried balances for many students in one INSERT … SELECT over a JSON array. A student
+ * `outstandingOfMany` read from the running balances (decision 0041) instead of recomputed from the
+ * ledger: each student's session row, kept by every write, holds the outstanding at every horizon
+ * month, and the whole-school positions pick it at `throughMonth` in one statement. The start of a
+ * session reads its carry here: recomputing 5,000 students took about 0.7 s of its 5 s, and for
+ * 60,000 it would take many seconds. A student without a row of the session (none, as the
+ * balances are kept) is computed from the ledger as before, so nobody's carry is ever left out.
+ */
+export async function outstandingFromBalances(
+  db: Db,
+  args: { schoolId: string; session: SessionRow; people: Array<Pick<StudentRow, 'id' | 'className' | 'monthlyBusFeePaise' | 'feesFromMonth'>>; throughMonth: string },
+): Promise<Carried[]> {
+  const { schoolId, session, people, throughMonth } = args;
+  if (people.length === 0) return [];
+  const stored = new Map(
+    rowsOf<{ id: string; monthly: string; yearly: string }>(
+      await db.execute(sql`
+        with ${sessionPositionsCte(schoolId, session.id, throughMonth)}
+        select id, monthly_owed::text as monthly, yearly_owed::text as yearly from pos`),
+    ).map((r) => [r.id, r]),
+  );
+  const missing = people.filter((p) => !stored.has(p.id));
+  const computed = new Map((missing.length > 0 ? await outstandingOfMany(db, { ...args, people: missing }) : []).map((c) => [c.studentId, c]));
+  return people.map((p) => {
+    const row = stored.get(p.id);
+    return row ? { studentId: p.id, className: p.className, monthly: paise(Number(row.monthly)), yearly: paise(Number(row.yearly)) } : computed.get(p.id)!;
+  });
+}
+
+/**
+ * Writes carried balances for many students in one INSERT … SELECT over one array per column. A student
  * whose balance of that session is already carried keeps the first record.
  */
 export async function recordCarried(
@@ -100,12 +132,15 @@ export async function recordCarried(
   { schoolId, session, rows, throughMonth, reason, at }: { schoolId: string; session: SessionRow; rows: Carried[]; throughMonth: string; reason: CarryReason; at: Date },
 ): Promise<void> {
   if (rows.length === 0) return;
-  const json = JSON.stringify(rows.map((r) => ({ student_id: r.studentId, class_name: r.className, monthly: r.monthly, yearly: r.yearly })));
+  const given = rowsTable(
+    [['student_id', 'uuid'], ['class_name', 'text'], ['monthly', 'bigint'], ['yearly', 'bigint']],
+    rows.map((r) => [r.studentId, r.className, r.monthly, r.yearly]),
+  );
   await tx.execute(sql`
     insert into ${previousBalances}
       (school_id, student_id, session_id, academic_year, class_name, monthly_outstanding_paise, yearly_outstanding_paise, through_month, reason, recorded_at)
     select ${schoolId}::uuid, x.student_id, ${session.id}::uuid, ${session.name}, x.class_name, x.monthly, x.yearly, ${throughMonth}, ${reason}, ${at.toISOString()}::timestamptz
-    from jsonb_to_recordset(${json}::jsonb) as x(student_id uuid, class_name text, monthly bigint, yearly bigint)
+    from ${given}
     on conflict (school_id, student_id, session_id) do nothing`);
 }
 

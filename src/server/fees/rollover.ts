@@ -5,8 +5,8 @@ import type { Db } from '../db/client';
 import type { Paise } from '../../domain/money';
 import { academicSessions, auditLog, passouts, previousBalances, receiptLines, receipts, rollCounters, sessionRollovers, studentEnrollments, students } from '../db/schema';
 import { rowsOf } from '../lib/sql-rows';
-import { inIds, notInIds } from '../lib/sql-sets';
-import { outstandingOfMany, recordCarried } from './balances';
+import { inIds, notInIds, rowsTable } from '../lib/sql-sets';
+import { outstandingFromBalances, recordCarried } from './balances';
 import { lockSchoolLedger } from './locks';
 import type { SessionRow } from './queries';
 import { refreshBalances } from '../balances/refresh';
@@ -52,7 +52,7 @@ export async function rollOverSchool(
   const summary: RolloverSummary = { promoted: 0, graduated: 0, balancesCarried: 0, totalCarriedPaise: 0 };
 
   if (people.length > 0) {
-    const carried = await outstandingOfMany(tx, { schoolId, session: from, people, throughMonth });
+    const carried = await outstandingFromBalances(tx, { schoolId, session: from, people, throughMonth });
     const graduates = new Set(people.filter((p) => p.className === FINAL_CLASS).map((p) => p.id));
     await recordCarried(tx, { schoolId, session: from, rows: carried.filter((c) => !graduates.has(c.studentId)), throughMonth, reason: 'rollover', at: actor.now });
     await recordCarried(tx, { schoolId, session: from, rows: carried.filter((c) => graduates.has(c.studentId)), throughMonth, reason: 'graduation', at: actor.now });
@@ -147,24 +147,28 @@ export async function rollOverSchool(
     });
 
     // who moved where, per student, before the students' rows change
-    const audit = JSON.stringify(moves.map((m) => ({ id: m.id, action: m.leaving ? 'student.graduate' : 'student.rollover', before: m.before, after: m.after })));
+    const audit = rowsTable(
+      [['id', 'text'], ['action', 'text'], ['before', 'jsonb'], ['after', 'jsonb']],
+      moves.map((m) => [m.id, m.leaving ? 'student.graduate' : 'student.rollover', m.before, m.after]),
+    );
     await tx.execute(sql`
       insert into ${auditLog} (school_id, user_id, action, entity, entity_id, before, after, ip, created_at)
       select ${schoolId}::uuid, ${actor.userId}::uuid, x.action, 'student', x.id, x.before, x.after, ${actor.ip}, ${actor.now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${audit}::jsonb) as x(id text, action text, before jsonb, after jsonb)`);
+      from ${audit}`);
 
     await tx.execute(sql`
       update ${students} s set status = 'passout', updated_at = ${actor.now.toISOString()}::timestamptz
       where s.school_id = ${schoolId} and s.status = 'active' and (s.session_id = ${from.id} or s.session_id is null)
         and s.class_name = ${FINAL_CLASS}`);
-    const promotedJson = JSON.stringify(
-      moves.filter((m) => !m.leaving && placed.has(m.id)).map((m) => ({ id: m.id, class_name: m.className, section: m.section, roll_number: m.rollNumber })),
+    const promotedRows = rowsTable(
+      [['id', 'uuid'], ['class_name', 'text'], ['section', 'text'], ['roll_number', 'int']],
+      moves.filter((m) => !m.leaving && placed.has(m.id)).map((m) => [m.id, m.className, m.section, m.rollNumber]),
     );
     const promoted = await tx.execute(sql`
       update ${students} s
       set class_name = x.class_name, section = x.section, roll_number = x.roll_number, session_id = ${to.id}::uuid,
           updated_at = ${actor.now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${promotedJson}::jsonb) as x(id uuid, class_name text, section text, roll_number int)
+      from ${promotedRows}
       where s.id = x.id and s.school_id = ${schoolId} and s.status = 'active' and (s.session_id = ${from.id} or s.session_id is null)`);
     summary.promoted = affected(promoted);
     // every moved student's balances, old session closed and new one open, in one set-based pass
@@ -235,7 +239,7 @@ export async function previewRollover(
   { schoolId, from, throughMonth }: { schoolId: string; from: SessionRow; throughMonth: string },
 ): Promise<RolloverPreviewRow[]> {
   const people = await studentsOf(db, { schoolId, from });
-  const carried = new Map((await outstandingOfMany(db, { schoolId, session: from, people, throughMonth })).map((c) => [c.studentId, c]));
+  const carried = new Map((await outstandingFromBalances(db, { schoolId, session: from, people, throughMonth })).map((c) => [c.studentId, c]));
   return people.map((p) => ({
     id: p.id,
     name: p.name,

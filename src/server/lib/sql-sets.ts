@@ -24,3 +24,43 @@ export function notInIds(column: SQL, ids: readonly string[]): SQL {
 export function uuidArray(ids: readonly string[]): string {
   return `{${ids.join(',')}}`;
 }
+
+/** A column of `rowsTable`: its name and its PostgreSQL type as a cast spells it (`bigint`, `text`, `bigint[]`, `timestamp with time zone`). */
+export type SetColumn = readonly [name: string, type: string];
+
+/**
+ * Many rows as a table `x` for one statement, sent as ONE array parameter per column:
+ * `unnest($1::uuid[], $2::text[], …)`. A column of an array type travels as a text array of its
+ * values' own literals and is cast back row by row (`unnest` would flatten a two-dimensional array).
+ *
+ * This replaced a JSON array of objects read with `jsonb_to_recordset`: PostgreSQL parsed 5,000
+ * running-balance rows (45 columns, ten of them arrays) from JSON in 350–550 ms and from arrays in
+ * about 100 ms, and the arrays are less than half the bytes, since no name travels per value
+ * (decision 0050). Values are sent as parameters, never spliced into the SQL text.
+ */
+export function rowsTable(columns: ReadonlyArray<SetColumn>, rows: ReadonlyArray<ReadonlyArray<unknown>>): SQL {
+  const params = columns.map(([, type], c) => {
+    const nested = type.endsWith('[]');
+    const literal = `{${rows.map((row) => element(nested ? innerArray(row[c]) : row[c])).join(',')}}`;
+    return sql`${literal}::${sql.raw(nested ? 'text' : type)}[]`;
+  });
+  const picks = columns.map(([name, type], c) => `u.c${c}${type.endsWith('[]') ? `::${type}` : ''} as ${name}`).join(', ');
+  const aliases = columns.map((_, c) => `c${c}`).join(', ');
+  return sql`(select ${sql.raw(picks)} from unnest(${sql.join(params, sql`, `)}) as u(${sql.raw(aliases)})) as x`;
+}
+
+/** One value inside an array literal: NULL, a number or boolean as is, anything else quoted. */
+function element(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/** An array value as its own literal (to travel as one text element), or null. */
+function innerArray(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value)) throw new TypeError('an array column was given a value that is not an array');
+  return `{${value.map(element).join(',')}}`;
+}

@@ -52,6 +52,11 @@ describe('bulk import batches', () => {
     const writes = large.statements.filter((q) => q.startsWith('with new_students as'));
     expect(writes).toHaveLength(50);
     for (const table of ['student_enrollments', 'student_session_balances', 'student_balances', 'audit_log']) expect(writes[0]).toContain(table);
+    // roll numbers from the counters alone, synced once before the batches: a batch that read the
+    // enrollments per class and section could walk the school's every enrollment for each of them
+    const numbering = large.statements.filter((q) => q.startsWith('insert into "roll_counters"'));
+    expect(numbering).toHaveLength(51);
+    expect(numbering.filter((q) => q.includes('student_enrollments'))).toHaveLength(1);
     for (const { school } of [small, large]) {
       const verified = await verifySchoolBalances(ctx.database.db, school.schoolId);
       expect(verified.differences).toEqual([]);

@@ -242,6 +242,26 @@ describe('plan limit during import (ruling 13)', () => {
   });
 });
 
+describe('roll numbers after students placed outside the counter', () => {
+  it('numbers an import after the highest roll enrolled, even one the counter never handed out (demo data, an old register)', async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    await importCsv(school, 'name,class,section\nFirst Pupil,Class 4,A\nSecond Pupil,Class 4,A');
+    // the second pupil's number set to 7 in the tables alone, as the demo generator places students
+    await ctx.database.db.execute(sql`update student_enrollments set roll_number = 7 where school_id = ${school.schoolId} and roll_number = 2`);
+    await ctx.database.db.execute(sql`update students set roll_number = 7 where school_id = ${school.schoolId} and roll_number = 2`);
+    const { result } = await importCsv(school, 'name,class,section\nThird Pupil,Class 4,A\nFourth Pupil,Class 4,A\nOther Class,Class 5,A');
+    expect(result.imported).toBe(3);
+    const list = (await school.api.get('/api/students')).json() as Array<{ name: string; rollNumber: number }>;
+    expect(list.map((s) => [s.name, s.rollNumber]).sort((x, y) => String(x[0]).localeCompare(String(y[0])))).toEqual([
+      ['First Pupil', 1],
+      ['Fourth Pupil', 9],
+      ['Other Class', 1],
+      ['Second Pupil', 7],
+      ['Third Pupil', 8],
+    ]);
+  });
+});
+
 describe('tenancy', () => {
   it("continues each school's own roll numbers and never shows one school's import to another", async () => {
     const a = await signUpSchool(ctx, { selectedPlan: 'premium' });

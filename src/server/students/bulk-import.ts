@@ -25,6 +25,7 @@ import { createDefaultSession } from '../sessions/queries';
 import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
 import {
   allocateRollNumbers,
+  syncRollCounters,
   insertStudentBatch,
   lockStudentAdds,
   newStudentValues,
@@ -196,7 +197,12 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
 
   const size = batchSizeFor(total);
   try {
-    const session = await db.transaction((tx) => createDefaultSession(tx, { schoolId, today: ctx.today }));
+    const session = await db.transaction(async (tx) => {
+      const active = await createDefaultSession(tx, { schoolId, today: ctx.today });
+      // once per import, so each batch numbers from the counters alone (`allocateRollNumbers`)
+      await syncRollCounters(tx, { schoolId, sessionId: active.id });
+      return active;
+    });
     progress('');
     for (let start = 0; start < total; start += size) {
       const batch = prepared.slice(start, start + size);
@@ -240,7 +246,7 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
           group.count += 1;
           counts.set(key, group);
         }
-        const next = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [...counts.values()] });
+        const next = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [...counts.values()], synced: true });
         const values = valid.map((p) => {
           const key = rollGroupKey({ className: p.input.class, section: p.input.section });
           const rollNumber = next.get(key)!;
