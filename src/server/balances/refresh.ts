@@ -164,8 +164,9 @@ function chunks<T>(rows: readonly T[]): T[][] {
 
 /**
  * The statements that store computed rows: the delete of rows that no longer apply, then upserts in
- * chunks over one array parameter per column (no parameter limit). Each is one data-modifying statement, so a caller
- * may also run them as common tables of one statement (a receipt's save, `fees/writer.ts`).
+ * chunks over one array parameter per column (`rowsTable`: no parameter limit). Each is one
+ * data-modifying statement, so a caller may also run them as common tables of one statement (a
+ * receipt's save, `fees/writer.ts`).
  */
 export function balanceWrites(schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): { stale: SQL; sessionRows: SQL[]; studentRows: SQL[] } {
   // every condition a filter on the one scan of the school's rows, never a join: `= any` and

@@ -495,7 +495,6 @@ export async function allocateRollNumbers(
     sql`, `,
   );
   const counts = new Map(groups.map((g) => [groupKey(g), g.count]));
-  // excluded.last_roll is (highest enrolled) + n, so n = excluded.last_roll - (highest enrolled)
   const result = await tx.execute(
     synced
       ? sql`
@@ -504,7 +503,8 @@ export async function allocateRollNumbers(
     from (values ${values}) as v(class_name, section, n)
     on conflict (school_id, session_id, class_name, section) do update set last_roll = c.last_roll + excluded.last_roll
     returning c.class_name, c.section, c.last_roll`
-      : sql`
+      : // excluded.last_roll is (highest enrolled) + n, so n = excluded.last_roll - (highest enrolled)
+        sql`
     insert into ${rollCounters} as c (school_id, session_id, class_name, section, last_roll)
     select ${schoolId}::uuid, ${sessionId}::uuid, v.class_name, v.section,
            ${maxEnrolledRoll(schoolId, sessionId, sql`v.class_name`, sql`v.section`)} + v.n
@@ -670,7 +670,7 @@ export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<Stu
 }
 
 /**
- * A bulk import's batch in ONE statement (decision 0007): the students from a JSON array, their
+ * A bulk import's batch in ONE statement (decision 0007): the students as one array per column, their
  * enrollments from what that insert returns, the statements `extra` (their running balances, the
  * audit row) as more common tables. Drizzle's own insert built a parameter per value (thirty
  * columns a row) and took longer in Node than PostgreSQL took to store them; here each column is one
