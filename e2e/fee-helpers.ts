@@ -60,6 +60,14 @@ export const soon = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeo
 
 export const toast = (page: Page, text: string | RegExp) => page.locator('[data-sonner-toast]').filter({ hasText: text });
 
+/**
+ * The server's answer to the next `method` request whose path matches `path`, waited for up to a
+ * minute. A toast lives a few seconds from when the answer comes: on a loaded machine a write can
+ * answer after a poll of the toast has given up, so a journey waits for the answer, then reads it.
+ */
+export const answerTo = (page: Page, method: string, path: RegExp) =>
+  page.waitForResponse((r) => r.request().method() === method && path.test(new URL(r.url()).pathname), { timeout: 60_000 });
+
 /** Today in India, the date fee screens fill in. */
 export const indiaToday = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
 

@@ -1,7 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { Download } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStudent, classStructure, dueMonths, feeSchool, inr, indiaToday, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
+import { addStudent, answerTo, classStructure, dueMonths, feeSchool, inr, indiaToday, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
 
 const read = async (download: Download) => Buffer.concat(await (await download.createReadStream()).toArray());
@@ -48,7 +48,9 @@ describe.skipIf(skipReason())('passouts', () => {
         .getByText('Are you sure you want to discharge Kabir Wani? This will move the student to passouts and calculate any outstanding fees. This action cannot be undone.')
         .isVisible(),
     ).toBe(true);
+    const discharged = answerTo(page, 'POST', /^\/api\/students\/[^/]+\/discharge$/);
     await confirm.getByRole('button', { name: 'Discharge' }).click();
+    expect((await discharged).status()).toBe(200);
     await soon(() => toast(page, 'Student has been successfully discharged and moved to passouts.').isVisible()).toBe(true);
     await soon(() => page.getByRole('heading', { name: 'Kabir Wani' }).count()).toBe(0);
     await soon(async () => (await page.getByLabel('Roll Number', { exact: true }).locator('option').allTextContents()).slice(1)).toEqual(['2 - Meera Joshi']);

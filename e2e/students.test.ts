@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInSchool } from './account-helpers';
+import { answerTo } from './fee-helpers';
 import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
@@ -176,8 +177,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await page.getByRole('button', { name: 'Delete Student' }).click();
     const confirm = page.getByRole('alertdialog');
     await soon(() => confirm.getByText('Are you sure you want to delete this student? This action cannot be undone.').isVisible()).toBe(true);
-    // Under a loaded machine the delete can take longer than the toast stays up: wait for the server's answer, then read the toast.
-    const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && /\/api\/students\/[^/]+$/.test(new URL(r.url()).pathname), { timeout: 60_000 });
+    const deleted = answerTo(page, 'DELETE', /^\/api\/students\/[^/]+$/);
     await confirm.getByRole('button', { name: 'Delete Student' }).click();
     expect((await deleted).status()).toBe(200);
     await soon(() => toast(page, 'Student has been successfully deleted from the system.').isVisible()).toBe(true);
