@@ -12,6 +12,7 @@ import { CLASSES, SECTIONS, type ClassName } from '../../domain/classes';
 import { sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { classFeeStructures } from '../db/schema';
+import { syncRollCounters } from '../students/queries';
 
 export const BOYS = [
   'Aarav', 'Vivaan', 'Aditya', 'Vihaan', 'Arjun', 'Sai', 'Reyansh', 'Ayaan', 'Krishna', 'Ishaan', 'Shaurya', 'Atharv',
@@ -156,12 +157,7 @@ export async function insertRoster(
     insert into student_enrollments (school_id, student_id, session_id, class_name, section, roll_number)
     select school_id, id, session_id, class_name, section, roll_number from students
     where school_id = ${schoolId}::uuid and admission_number between ${`ADM-${String(from).padStart(6, '0')}`} and ${`ADM-${String(to).padStart(6, '0')}`}`);
-  await db.execute(sql`
-    insert into roll_counters (school_id, session_id, class_name, section, last_roll)
-    select school_id, session_id, class_name, section, max(roll_number) from student_enrollments
-    where school_id = ${schoolId}::uuid and session_id = ${sessionId}::uuid
-    group by school_id, session_id, class_name, section
-    on conflict (school_id, session_id, class_name, section) do update set last_roll = excluded.last_roll`);
+  await syncRollCounters(db, { schoolId, sessionId });
 }
 
 /** Every class's fees for a session (15 rows). */

@@ -10,6 +10,7 @@ import { outstandingFromBalances, recordCarried } from './balances';
 import { lockSchoolLedger } from './locks';
 import type { SessionRow } from './queries';
 import { refreshBalances } from '../balances/refresh';
+import { syncRollCounters } from '../students/queries';
 
 export interface Actor {
   userId: string | null;
@@ -95,12 +96,7 @@ export async function rollOverSchool(
       left join counted c on c.class_name = m.new_class and c.section = m.section
       on conflict (school_id, student_id, session_id) do nothing`);
 
-    await tx.execute(sql`
-      insert into ${rollCounters} (school_id, session_id, class_name, section, last_roll)
-      select school_id, session_id, class_name, section, max(roll_number) from ${studentEnrollments}
-      where school_id = ${schoolId} and session_id = ${to.id}
-      group by school_id, session_id, class_name, section
-      on conflict (school_id, session_id, class_name, section) do update set last_roll = greatest(${rollCounters}.last_roll, excluded.last_roll)`);
+    await syncRollCounters(tx, { schoolId, sessionId: to.id });
 
     // Where everyone landed and what was carried, read back as plain lists. The audit rows and the
     // students' update are built from these in memory rather than by joining tables filled moments

@@ -526,7 +526,8 @@ export { groupKey as rollGroupKey };
  * Raises every group's counter of a session to the highest roll number enrolled in it, in one pass
  * over the session's enrollments: afterwards the counters alone say what is taken, for as long as
  * everyone placed in the session is numbered through `allocateRollNumbers` (or `bumpRollCounter`),
- * as every path but the start of a session and the demo generator does (those sync themselves).
+ * as every path does but the start of a session and the demo generator, which call this after
+ * placing their students.
  */
 export async function syncRollCounters(tx: Db, { schoolId, sessionId }: { schoolId: string; sessionId: string }): Promise<void> {
   await tx.execute(sql`
