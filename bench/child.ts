@@ -22,7 +22,10 @@ export interface ChildServer {
 export async function startChildServer(ctx: BenchContext, { port, appName, workers = 1 }: { port: number; appName: string; workers?: number }): Promise<ChildServer> {
   if (!ctx.databaseUrl) throw new Error('a child server needs PostgreSQL (npm run bench:pg)');
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // the launcher of `npm start`: the compiled server (decision 0051). BENCH_CHILD_NODE_ARGS adds node's
+  // own options, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under a load
+  const nodeArgs = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +9,7 @@ import { academicSessions } from '../src/server/db/schema';
 import { insertRoster } from '../src/server/demo/generate';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import type { BenchContext, BenchRow } from './types';
+import { freePort } from '../src/server/test/ports';
 
 /**
  * Issue 14 item 4: the same students page served by `npm start` with WORKERS=1 and WORKERS=2 on
@@ -25,16 +25,6 @@ const STUDENTS = 2_000;
 const CONNECTIONS = 100;
 const SECONDS = 10;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 async function startServer(ctx: BenchContext, databaseUrl: string, workers: number, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();

@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -17,6 +16,7 @@ import { withDatabase } from './test/global-setup';
 import { openTestDatabase } from './test/harness';
 import { startTestSmtp } from './test/smtp';
 import { ROOT } from './web/static';
+import { freePort } from './test/ports';
 
 /**
  * Issue 14 item 4 (decision 0043): two real app processes, as `npm start` runs them, on one
@@ -28,16 +28,6 @@ import { ROOT } from './web/static';
 
 const PROMPT_MS = 1_000;
 const ADMIN = { email: 'owner@ledger.test', password: 'Master-Ledger-2026' };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 interface AppProcess {
   url: string;
@@ -55,7 +45,7 @@ let b: AppProcess;
 
 async function startProcess(name: string, databaseUrl: string, extra: Record<string, string> = {}): Promise<AppProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

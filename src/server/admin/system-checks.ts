@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { migrationsFolder } from '../db/client';
 import { listBackups } from '../db/backups';
 import { paymentWebhookEvents } from '../db/schema';
+import { ROOT } from '../lib/root';
 import { rowsOf } from '../lib/sql-rows';
 import { mailOutboxHealth, type MailOutboxHealth } from '../mail/outbox';
 import { messageOutboxHealth } from '../messages/outbox';
@@ -36,7 +37,7 @@ function readJournal(): Array<{ when: number; tag: string }> {
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: string };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';

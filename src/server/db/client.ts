@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -11,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import pg from 'pg';
 import { hasPendingMigrations, startDailyBackups, writeBackup } from './backups';
 import { lockDataDir } from './data-dir-lock';
+import { ROOT } from '../lib/root';
 import { dataDirTexts } from './messages';
 import * as schema from './schema';
 
@@ -30,7 +30,8 @@ interface RowsResult<TRow> {
 export type Db = PgDatabase<RowsResultHKT, Schema>;
 export type Tx = PgTransaction<RowsResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** from the project's folder, so the server's bundle in dist/server finds them too (decision 0051) */
+export const migrationsFolder = path.join(ROOT, 'src/server/db/migrations');
 
 export interface Database {
   db: Db;

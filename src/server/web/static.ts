@@ -4,8 +4,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiNotFound } from '../lib/errors';
+import { ROOT } from '../lib/root';
 
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+export { ROOT };
+
 /** WEB_DIST lets parallel test runs build into their own folder. */
 export const webDist = () => (process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(ROOT, 'dist/web'));
 
