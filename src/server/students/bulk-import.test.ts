@@ -262,6 +262,43 @@ describe('roll numbers after students placed outside the counter', () => {
   });
 });
 
+describe('an import while the counter adds students to the same class', () => {
+  it('gives every student of the class its own roll number: no number twice, none skipped, whichever came first', { timeout: 120_000 }, async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const inClass = async (name: string) =>
+      Number(
+        (await ctx.database.db.execute(sql`
+          select count(*) as n from students where school_id = ${school.schoolId} and name like ${name}`)).rows[0]!.n,
+      );
+    // 1,000 rows in 50 batches (the 2% progress rule), each batch allocating from the counters the
+    // import synced once at its start; the single adds raise the same counter meanwhile
+    const csv = ['name,class,section', ...Array.from({ length: 1_000 }, (_, i) => `Imported ${i + 1},Class 6,A`)].join('\n');
+    const importing = importCsv(school, csv);
+    // the adds begin once the first batch is in (on PostgreSQL; the embedded database runs one
+    // statement at a time, so there they follow the import)
+    if (ctx.database.kind === 'postgres') await expect.poll(() => inClass('Imported %'), { timeout: 60_000, interval: 5 }).toBeGreaterThan(0);
+    const walkIn = (i: number) =>
+      school.api.post('/api/students', { name: `Walk-in ${i + 1}`, class: 'Class 6', section: 'A', rollNumber: '', fatherName: 'A Parent', parentPhone: '9876543210' });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => walkIn(i)));
+    const imported = await importing;
+    expect(imported.result.imported).toBe(1_000);
+    expect(imported.result.errors).toEqual([]);
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
+
+    const enrolled = await ctx.database.db.execute(sql`
+      select s.name, e.roll_number from student_enrollments e join students s on s.id = e.student_id
+      where e.school_id = ${school.schoolId} and e.class_name = 'Class 6' and e.section = 'A' order by e.roll_number`);
+    expect(enrolled.rows.map((r) => Number(r.roll_number))).toEqual(Array.from({ length: 1_020 }, (_, i) => i + 1));
+    if (ctx.database.kind === 'postgres') {
+      // they did interleave: a walk-in's number lies between imported ones
+      const last = Math.max(...enrolled.rows.filter((r) => String(r.name).startsWith('Imported')).map((r) => Number(r.roll_number)));
+      expect(Math.min(...answers.map((a) => a.json().rollNumber as number))).toBeLessThan(last);
+    }
+    // the next add continues after them all
+    expect((await walkIn(20)).json().rollNumber).toBe(1_021);
+  });
+});
+
 describe('tenancy', () => {
   it("continues each school's own roll numbers and never shows one school's import to another", async () => {
     const a = await signUpSchool(ctx, { selectedPlan: 'premium' });
