@@ -185,6 +185,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
         }
         if (lines.length === 0) throw badRequest(unchanged > 0 ? NO_NEW_DATA_MESSAGE : NO_DATA_MESSAGE);
 
+        // nothing is written after the receipt: its write commits the transaction (decision 0052)
         const receipt = await writeReceipt(tx, request, {
           schoolId,
           prefix: 'MON',
@@ -198,7 +199,7 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
           requestHash: hash,
           lines,
           dues: accountFor(ctx, indiaMonthKey(now)),
-        }, receiptPrereadsOf(rows, body.receivedBy));
+        }, receiptPrereadsOf(rows, body.receivedBy), { endsTransaction: true });
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt) };
       });
 

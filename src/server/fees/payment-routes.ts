@@ -225,6 +225,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
         if (carriedAmount > 0) {
           lines.push(...carriedPaymentLinesOf(carriedFrom(rows), { student, amount: carriedAmount, paidOn }));
         }
+        // nothing is written after the receipt: its write commits the transaction (decision 0052)
         const receipt = await writeReceipt(tx, request, {
           schoolId,
           prefix: 'FEE',
@@ -238,7 +239,7 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
           requestHash: hash,
           lines,
           dues,
-        }, receiptPrereadsOf(rows, body.receivedBy));
+        }, receiptPrereadsOf(rows, body.receivedBy), { endsTransaction: true });
         return { receipt, replayed: false };
       });
 

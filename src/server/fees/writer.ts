@@ -16,7 +16,8 @@ import { findReceiptByClientId, receiptByClientIdRead, type Placement, type Rece
 import { balanceWrites } from '../balances/refresh';
 import { computeBalances } from '../balances/compute';
 import { balanceInputReads, balanceInputsFrom, withReceiptLines, type BalanceInputs } from '../balances/inputs';
-import { executePrepared } from '../lib/prepared';
+import { executeAndCommit, executePrepared } from '../lib/prepared';
+import { raiseSchoolVersion, versionRaisedBy } from '../stats/versions';
 
 export interface NewLine {
   head: FeeHead;
@@ -129,8 +130,17 @@ export function receiptPrereadsOf(rows: ReadRows<ReturnType<typeof receiptWriteR
  * balances are computed in memory from those inputs plus the new lines, so the counter row, which
  * every receipt of the school and prefix waits on, is held from this statement to COMMIT only.
  * A rollback gives the number back, so numbers stay consecutive with no gaps and no repeats.
+ *
+ * `endsTransaction`: the caller writes nothing after the receipt, and its transaction is the
+ * top-level one; the write then commits it (see `executeAndCommit`).
  */
-export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewReceipt, prereads?: ReceiptPrereads): Promise<ReceiptWithLines> {
+export async function writeReceipt(
+  tx: Db,
+  request: ReceiptActor,
+  input: NewReceipt,
+  prereads?: ReceiptPrereads,
+  { endsTransaction = false }: { endsTransaction?: boolean } = {},
+): Promise<ReceiptWithLines> {
   assertWithinDues(input);
   const pre =
     prereads ??
@@ -159,13 +169,18 @@ export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewRece
     clientId: input.clientId,
   };
   const lines = input.lines.map((l, position) => ({ position, session_id: l.sessionId, head: l.head, period: l.period, amount_paise: l.amount, paid_on: l.paidOn }));
+  // a save that commits with its write raises the school's data version in it too (stats/versions.ts)
+  const raisesVersion = endsTransaction && 'headers' in request && request.auth?.schoolId === input.schoolId;
   const statements = [
     balances.stale,
     ...balances.sessionRows,
     ...balances.studentRows,
   ].map((statement, i) => sql`, ${sql.identifier(`balances_${i}`)} as (${statement})`);
-  // one named prepared statement: the same text for every receipt of a shape (lib/prepared.ts)
-  const result = await executePrepared(tx, sql`
+  if (raisesVersion) statements.push(sql`, version_raised as (${raiseSchoolVersion(input.schoolId)})`);
+  // one named prepared statement: the same text for every receipt of a shape (lib/prepared.ts); a
+  // save whose last statement this is commits with it, so the counter row is released as soon as
+  // PostgreSQL has written the receipt (executeAndCommit, decision 0052)
+  const result = await (endsTransaction ? executeAndCommit : executePrepared)(tx, sql`
     with counter as (
       insert into ${receiptCounters} (school_id, prefix, academic_year, last_number)
       values (${input.schoolId}::uuid, ${input.prefix}, ${academicYear}, 1)
@@ -201,6 +216,7 @@ export async function writeReceipt(tx: Db, request: ReceiptActor, input: NewRece
     )
     select (select row_to_json(r.*) from receipt r) as receipt,
            (select coalesce(json_agg(l.* order by l.position), '[]'::json) from lines l) as lines`);
+  if (raisesVersion) versionRaisedBy(request);
   const [row] = rowsOf<{ receipt: RawRow | string; lines: RawRow[] | string }>(result);
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
   const receipt = receiptRow(json(row!.receipt));

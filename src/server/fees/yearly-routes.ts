@@ -149,6 +149,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           lines.push({ head, period: null, amount, paidOn, sessionId: ctx.session.id });
         }
         if (lines.length === 0) throw badRequest(unchanged > 0 ? NO_NEW_DATA_MESSAGE : YEARLY_EMPTY_MESSAGE);
+        // nothing is written after the receipt: its write commits the transaction (decision 0052)
         const receipt = await writeReceipt(tx, request, {
           schoolId,
           prefix: 'YRL',
@@ -162,7 +163,7 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
           requestHash: hash,
           lines,
           dues: accountFor(ctx, indiaMonthKey(now)),
-        }, receiptPrereadsOf(rows, body.receivedBy));
+        }, receiptPrereadsOf(rows, body.receivedBy), { endsTransaction: true });
         return { receipt, replayed: false, session: ctx.session, lines: linesAfter(ctx, receipt), dues };
       });
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { schoolDataVersions } from '../db/schema';
@@ -11,7 +11,8 @@ import { rowsOf } from '../lib/sql-rows';
  *
  * Every successful write a school makes through the API raises its counter before the answer is
  * sent (so the next read already sees it): one single-row update after the write's own transaction
- * has committed, so it cannot deadlock with it. Writes
+ * has committed, so it cannot deadlock with it; a fee save raises it in its own write instead, the
+ * statement that commits it (`versionRaisedBy`, decision 0052). Writes
  * that do not come through a school's session (the public payment link, gateway webhooks) raise a
  * process-wide epoch instead, and cached entries also expire after a minute as a backstop for
  * several app processes sharing one database.
@@ -32,13 +33,26 @@ notifyBus.subscribe((message) => {
   else if (message.kind === 'epoch' || message.kind === 'reset') epoch += 1;
 });
 
+/** The statement that raises a school's shared counter, alone or as a common table of a write. */
+export const raiseSchoolVersion = (schoolId: string): SQL => sql`
+  insert into ${schoolDataVersions} (school_id, version) values (${schoolId}::uuid, 1)
+  on conflict (school_id) do update set version = ${schoolDataVersions}.version + 1, changed_at = now()`;
+
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
   localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
-  await db
-    .insert(schoolDataVersions)
-    .values({ schoolId, version: 1 })
-    .onConflictDoUpdate({ target: schoolDataVersions.schoolId, set: { version: sql`${schoolDataVersions.version} + 1`, changedAt: sql`now()` } });
+  await db.execute(raiseSchoolVersion(schoolId));
   notifyBus.publish({ kind: 'data', schoolId });
+}
+
+/**
+ * Requests whose write raised the shared counter in its own committed transaction (a save that
+ * commits with its write, decision 0052): after it, only this process's key moves and the other
+ * processes are told; a second upsert of the same row, in a transaction of its own with its own
+ * WAL flush, would change nothing more.
+ */
+const raisedInWrite = new WeakSet<FastifyRequest>();
+export function versionRaisedBy(request: FastifyRequest): void {
+  raisedInWrite.add(request);
 }
 
 export async function schoolVersion(db: Db, schoolId: string): Promise<number> {
@@ -58,6 +72,10 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
     return;
   }
   localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
+  if (raisedInWrite.has(request)) {
+    notifyBus.publish({ kind: 'data', schoolId });
+    return;
+  }
   try {
     await markSchoolChanged(app.deps.db, schoolId);
   } catch (error) {

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../lib/sql-rows';
+import { withDatabase } from '../test/global-setup';
+import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import { ROOT } from '../lib/root';
+import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
+
+/**
+ * Decision 0052: a fee save commits its transaction in the same round trip as its write, so the
+ * school's receipt counter row, which every other save of the school waits on, is released when
+ * PostgreSQL has written the receipt, not when the app's event loop gets round to sending COMMIT.
+ * Under 50 connections that wait was most of the counter's hold, and saves queued behind it.
+ *
+ * The test holds the app's event loop busy for 1.5 s right after the write has been sent, and a
+ * process of its own watches for the receipt on another connection: it must see it committed while
+ * the app is still busy. Before, the receipt appeared only after the busy spell. PostgreSQL only
+ * (vitest.config.ts): the embedded database runs in the app's own thread.
+ */
+const BUSY_MS = 1_500;
+let ctx: TestContext;
+let school: Awaited<ReturnType<typeof signUpSchool>>;
+let ids: string[];
+let busyAfter: string | null = null;
+let busyEndedAt = 0;
+
+beforeAll(async () => {
+  const database = await openTestDatabase({
+    logger: {
+      logQuery: (query) => {
+        if (!busyAfter || !query.includes('insert into "receipts"')) return;
+        busyAfter = null;
+        // after the statement (and whatever goes with it) has been handed to the socket
+        process.nextTick(() => {
+          const end = Date.now() + BUSY_MS;
+          while (Date.now() < end) {
+            // the event loop is busy with other requests' work
+          }
+          busyEndedAt = Date.now();
+        });
+      },
+    },
+  });
+  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
+  school = await signUpSchool(ctx);
+  const db = ctx.database.db;
+  const session = await seedSession(db, { schoolId: school.schoolId });
+  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
+  ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Aamir Dar', className: 'Class 5', busFee: 500 }, { name: 'Bilal Shah', className: 'Class 5', busFee: 500 }, { name: 'Chetna Rao', className: 'Class 5', busFee: 500 }] })).map((s) => s.id);
+});
+afterAll(() => ctx.close());
+
+/** A process of its own that reports when the receipt with `clientId` is committed (seen from another connection). */
+async function watchFor(clientId: string): Promise<{ seenAt: () => Promise<number> }> {
+  const [row] = rowsOf<{ name: string }>(await ctx.database.db.execute(sql`select current_database() as name`));
+  const script = `
+    const { Client } = require('pg');
+    const c = new Client({ connectionString: process.env.WATCH_URL });
+    c.connect().then(async () => {
+      console.log('ready');
+      const deadline = Date.now() + 30000;
+      while (Date.now() < deadline) {
+        const r = await c.query('select 1 from receipts where client_id = $1', [process.env.WATCH_CLIENT_ID]);
+        if (r.rowCount) { console.log('seen ' + Date.now()); break; }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await c.end();
+    });`;
+  const child = spawn(process.execPath, ['-e', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, WATCH_URL: withDatabase(process.env.DATABASE_URL!, row!.name), WATCH_CLIENT_ID: clientId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  const ready = new Promise<void>((resolve) => {
+    child.stdout!.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('ready')) resolve();
+    });
+  });
+  await ready;
+  return {
+    async seenAt() {
+      if (child.exitCode === null) await once(child, 'exit');
+      const seen = /seen (\d+)/.exec(out)?.[1];
+      if (!seen) throw new Error(`the watcher never saw the receipt: ${out}`);
+      return Number(seen);
+    },
+  };
+}
+
+describe('a save commits with its write', () => {
+  const saves = [
+    {
+      what: 'Record Fee Payment',
+      number: 'FEE/2025-26/000001',
+      send: (clientId: string) =>
+        school.api.post('/api/fees', { studentId: ids[0], fees: [{ type: 'monthly', amount: 1500 }], paymentMode: 'cash', paidOn: '2025-11-14', clientId }),
+    },
+    {
+      what: 'the monthly grid',
+      number: 'MON/2025-26/000001',
+      send: (clientId: string) =>
+        school.api.post('/api/monthly-fee-entries/bulk', {
+          studentId: ids[1],
+          academicYear: '2025-2026',
+          clientId,
+          entries: [{ month: 'April', year: 2025, tuitionFee: 1500, tuitionDate: '2025-04-10' }],
+        }),
+    },
+    {
+      what: 'the yearly cards',
+      number: 'YRL/2025-26/000001',
+      send: (clientId: string) =>
+        school.api.post('/api/yearly-fee-entries', { studentId: ids[2], academicYear: '2025-2026', examFee: 800, examDate: '2025-09-20', clientId }),
+    },
+  ];
+
+  for (const save of saves) {
+    it(`${save.what}: the receipt is committed while the app is still busy after sending the write`, async () => {
+      const clientId = `commit-with-write-${save.number}`;
+      const watcher = await watchFor(clientId);
+      busyAfter = clientId;
+      busyEndedAt = 0;
+      const answer = await save.send(clientId);
+      expect(answer.statusCode, answer.body).toBe(201);
+      expect(answer.json().receipt.receiptNumber).toBe(save.number);
+      expect(busyEndedAt).toBeGreaterThan(0);
+      const seenAt = await watcher.seenAt();
+      // committed by PostgreSQL within the busy spell, not after the app sent a COMMIT of its own
+      expect(seenAt).toBeLessThan(busyEndedAt);
+    });
+  }
+
+  it('raises the school data version in the same transaction, once per save', async () => {
+    const [row] = rowsOf<{ version: string }>(
+      await ctx.database.db.execute(sql`select version::text as version from school_data_versions where school_id = ${school.schoolId}`),
+    );
+    const before = Number(row?.version ?? 0);
+    const answer = await school.api.post('/api/fees', { studentId: ids[0], fees: [{ type: 'monthly', amount: 1500 }], paymentMode: 'cash', paidOn: '2025-11-14', clientId: 'version-once' });
+    expect(answer.statusCode).toBe(201);
+    const [after] = rowsOf<{ version: string }>(
+      await ctx.database.db.execute(sql`select version::text as version from school_data_versions where school_id = ${school.schoolId}`),
+    );
+    expect(Number(after!.version)).toBe(before + 1);
+  });
+});
