@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
-import { withDatabase } from '../test/global-setup';
 import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
-import { ROOT } from '../lib/root';
+import { watchDatabase } from '../test/watcher';
 import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
 
 /**
@@ -52,42 +49,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** A process of its own that reports when the receipt with `clientId` is committed (seen from another connection). */
+/** When a connection of another process first sees the receipt with `clientId` committed. */
 async function watchFor(clientId: string): Promise<{ seenAt: () => Promise<number> }> {
-  const [row] = rowsOf<{ name: string }>(await ctx.database.db.execute(sql`select current_database() as name`));
-  const script = `
-    const { Client } = require('pg');
-    const c = new Client({ connectionString: process.env.WATCH_URL });
-    c.connect().then(async () => {
-      console.log('ready');
-      const deadline = Date.now() + 30000;
-      while (Date.now() < deadline) {
-        const r = await c.query('select 1 from receipts where client_id = $1', [process.env.WATCH_CLIENT_ID]);
-        if (r.rowCount) { console.log('seen ' + Date.now()); break; }
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      await c.end();
-    });`;
-  const child = spawn(process.execPath, ['-e', script], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, WATCH_URL: withDatabase(process.env.DATABASE_URL!, row!.name), WATCH_CLIENT_ID: clientId },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  const ready = new Promise<void>((resolve) => {
-    child.stdout!.on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('ready')) resolve();
-    });
-  });
-  await ready;
+  const watcher = await watchDatabase(ctx.database.db, { query: 'select count(*) as n from receipts where client_id = $1', params: [clientId], stopWhenAbove: true });
   return {
     async seenAt() {
-      if (child.exitCode === null) await once(child, 'exit');
-      const seen = /seen (\d+)/.exec(out)?.[1];
-      if (!seen) throw new Error(`the watcher never saw the receipt: ${out}`);
-      return Number(seen);
+      const seen = (await watcher.samples()).find((sample) => sample.n > 0);
+      if (!seen) throw new Error('the watcher never saw the receipt');
+      return seen.at;
     },
   };
 }

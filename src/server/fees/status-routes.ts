@@ -10,7 +10,6 @@ import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
 import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
 import { readAtOnce } from '../lib/read-at-once';
-import { withGenericPlans } from '../lib/prepared';
 import { compiledSerializer } from '../lib/compiled-serializer';
 import { notFound } from '../lib/errors';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
@@ -116,20 +115,19 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       // every figure of the screen from one statement (decision 0049)
       const args = { schoolId, studentId, academicYear: request.query.academicYear };
       const context = studentSessionReads(args);
-      // keyed by school and student only: planned once per connection (lib/prepared.ts)
-      const rows = await withGenericPlans(db, (conn) =>
-        readAtOnce(
-          conn,
-          {
-            ...context.reads,
-            ...carriedReads({ schoolId, studentId }),
-            receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
-            credit: creditRead({ schoolId, studentId }),
-            fineRule: lateFineRuleRead(schoolId),
-            waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
-          },
-          { with: context.with },
-        ),
+      // keyed by school and student only: planned once per connection, sent with its BEGIN, setting
+      // and COMMIT in one round trip (lib/prepared.ts, decision 0053)
+      const rows = await readAtOnce(
+        db,
+        {
+          ...context.reads,
+          ...carriedReads({ schoolId, studentId }),
+          receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
+          credit: creditRead({ schoolId, studentId }),
+          fineRule: lateFineRuleRead(schoolId),
+          waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+        },
+        { with: context.with, genericPlans: true },
       );
       const ctx = studentSessionFrom(rows, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);

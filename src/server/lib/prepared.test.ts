@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { openTestDatabase } from '../test/harness';
 import { lockStudentLedger } from '../fees/locks';
-import { executePrepared, statement, withGenericPlans } from './prepared';
+import { executePrepared, executeWithGenericPlans, statement, withGenericPlans } from './prepared';
 import { rowsOf } from './sql-rows';
 
 let database: Database;
@@ -63,6 +63,37 @@ describe('executePrepared', () => {
     }
     // the setting ended with the work: the pool's connections plan as PostgreSQL chooses
     for (let i = 0; i < 3; i++) expect(await setting(database.db)).toBe('auto');
+  });
+
+  it('executeWithGenericPlans runs one statement with generic plans, answers as Drizzle would, and leaves nothing open, failed or not', async () => {
+    const setting = async () => rowsOf<{ mode: string }>(await database.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
+    // the statement reads its own row of pg_prepared_statements: how often PostgreSQL planned it for its values
+    const generic = (n: number) => sql`
+      select ${n}::int * ${n}::int as generic_square, current_setting('plan_cache_mode') as mode, date '2026-11-27' as day,
+             (select coalesce(sum(custom_plans), 0)::int from pg_prepared_statements where statement like '%as generic_square%') as custom`;
+    for (const n of [2, 3, 4, 5, 6, 7, 8]) {
+      const [row] = rowsOf<{ generic_square: number; mode: string; day: unknown; custom: number }>(await executeWithGenericPlans(database.db, generic(n)));
+      expect(row!.generic_square).toBe(n * n);
+      // a date stays the text Drizzle's own path gives
+      expect(row!.day).toEqual(rowsOf<{ day: unknown }>(await database.db.execute(sql`select date '2026-11-27' as day`))[0]!.day);
+      if (database.kind === 'postgres') {
+        expect(row!.mode).toBe('force_generic_plan');
+        expect(row!.custom).toBe(0);
+      }
+    }
+    // thrown as Drizzle throws a failed statement: the statement, and PostgreSQL's error as its cause
+    await expect(executeWithGenericPlans(database.db, sql`select 1 / ${0}::int as broken`)).rejects.toMatchObject({
+      message: expect.stringContaining('Failed query: select 1 / $1::int as broken'),
+      cause: { message: 'division by zero' },
+    });
+    // the pool's connections are as they were: planning as PostgreSQL chooses, none left in a transaction
+    for (let i = 0; i < 3; i++) expect(await setting()).toBe('auto');
+    if (database.kind === 'postgres') {
+      const open = rowsOf<{ n: number }>(
+        await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`),
+      );
+      expect(open[0]!.n).toBe(0);
+    }
   });
 
   it('a student\'s ledger lock sets generic plans for its transaction only', async () => {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { Db } from '../db/client';
 
 /**
@@ -68,6 +70,76 @@ export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>):
   });
 }
 
+/**
+ * ONE statement with generic plans (see GENERIC_PLANS), in one round trip: on PostgreSQL, BEGIN,
+ * the setting, the statement (named, as `executePrepared` runs it) and COMMIT go to a connection of
+ * the pool in one write (node-postgres' pipeline mode, each with its own Sync), and the app waits
+ * once for the four answers, instead of four times with the connection idle in a transaction
+ * between them (decision 0053). When the statement fails, PostgreSQL answers the COMMIT by rolling
+ * back and its error is thrown. On a transaction's handle or the embedded database: `withGenericPlans`.
+ */
+export async function executeWithGenericPlans(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
+  const session = db._.session as unknown as { client?: unknown; logger?: { logQuery(text: string, params: unknown[]): void } };
+  const pool = session.client instanceof pg.Pool ? session.client : undefined;
+  if (!pool) return withGenericPlans(db, (conn) => executePrepared(conn, query));
+  const built = dialect.sqlToQuery(query);
+  const setting = dialect.sqlToQuery(sql`select ${GENERIC_PLANS}`);
+  const client = (await pool.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
+  let broken: Error | undefined;
+  try {
+    const answers = await pipelined(client, () => {
+      const sent = [
+        client.query('begin'),
+        client.query({ text: setting.sql, values: setting.params }),
+        client.query(driverConfig(db, built), built.params),
+        client.query('commit'),
+      ];
+      for (const [text, params] of [['begin', []], [setting.sql, setting.params], [built.sql, built.params], ['commit', []]] as const) session.logger?.logQuery(text, [...params]);
+      return sent;
+    });
+    const [begin, , read, commit] = answers as [Settled, Settled, Settled, Settled];
+    // a failed BEGIN or COMMIT leaves the connection in a state nobody should inherit
+    for (const answer of [begin, commit]) if (answer.status === 'rejected') broken = answer.reason as Error;
+    if (read.status === 'rejected') throw new DrizzleQueryError(built.sql, built.params, read.reason as Error);
+    if (broken) throw broken;
+    return read.value as { rows: unknown[] };
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * The node-postgres query config Drizzle itself would send for `built` as a named statement (its
+ * name, and its type parsers: timestamps and dates stay text), for a query sent on a client directly.
+ */
+function driverConfig(db: Db, built: Query): { name?: string; text: string } {
+  const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false) as unknown as { rawQueryConfig: { name?: string; text: string } };
+  return prepared.rawQueryConfig;
+}
+
+/**
+ * Sends the queries `send` makes as one write in pipeline mode and waits for every answer; the
+ * client leaves pipeline mode only once all are in (a query still on the wire would otherwise take
+ * an answer meant for nobody).
+ */
+type Settled = PromiseSettledResult<unknown>;
+async function pipelined(client: PipelinedClient, send: () => Array<Promise<unknown>>): Promise<Settled[]> {
+  client.pipeline = true;
+  try {
+    const stream = client.connection.stream;
+    stream.cork();
+    let sent: Array<Promise<unknown>>;
+    try {
+      sent = send();
+    } finally {
+      stream.uncork();
+    }
+    return await Promise.allSettled(sent);
+  } finally {
+    client.pipeline = false;
+  }
+}
+
 export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const built = dialect.sqlToQuery(query);
   const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false);
@@ -78,7 +150,7 @@ export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unkno
 interface PipelinedClient {
   pipeline: boolean;
   connection: { stream: { cork(): void; uncork(): void } };
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: unknown[] }>;
   query(text: string): Promise<unknown>;
 }
 
@@ -104,28 +176,11 @@ export async function executeAndCommit(tx: Db, query: SQL): Promise<{ rows: unkn
   if (!onPostgres(tx) || nested !== 0 || !client || client.pipeline) return executePrepared(tx, query);
   const built = dialect.sqlToQuery(query);
   session.logger?.logQuery(built.sql, built.params);
-  const name = nameOf(built.sql);
-  client.pipeline = true;
-  let answers: [PromiseSettledResult<{ rows: unknown[] }>, PromiseSettledResult<unknown>, PromiseSettledResult<unknown>];
-  try {
-    const stream = client.connection.stream;
-    stream.cork();
-    let sent: [Promise<{ rows: unknown[] }>, Promise<unknown>, Promise<unknown>];
-    try {
-      sent = [client.query({ ...(name ? { name } : {}), text: built.sql, values: built.params }), client.query('commit'), client.query('begin')];
-    } finally {
-      stream.uncork();
-    }
-    answers = await Promise.allSettled(sent);
-  } finally {
-    // only once every answer is in: a client leaving pipeline mode with a query on the wire would
-    // take that query's answer for nobody's
-    client.pipeline = false;
-  }
-  const [write, commit] = answers;
-  if (write.status === 'rejected') throw write.reason;
+  const answers = await pipelined(client, () => [client.query(driverConfig(tx, built), built.params), client.query('commit'), client.query('begin')]);
+  const [write, commit] = answers as [Settled, Settled, Settled];
+  if (write.status === 'rejected') throw new DrizzleQueryError(built.sql, built.params, write.reason as Error);
   if (commit.status === 'rejected') throw commit.reason;
-  return write.value;
+  return write.value as { rows: unknown[] };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { readTogether } from './reads';
 import { rowsOf } from './sql-rows';
-import { executePrepared } from './prepared';
+import { executePrepared, executeWithGenericPlans } from './prepared';
 
 /**
  * Many independent reads in ONE round trip (issue 14, decision 0049).
@@ -89,10 +89,16 @@ export function readAtOnceSql(reads: Record<string, Read<unknown>>, commonTables
 }
 
 /** Runs every read in one statement and answers each one's parsed rows under its name. */
-export async function readAtOnce<R extends Record<string, Read<unknown>>>(db: Db, reads: R, options: { with?: CommonTables } = {}): Promise<ReadRows<R>> {
+export async function readAtOnce<R extends Record<string, Read<unknown>>>(
+  db: Db,
+  reads: R,
+  options: { with?: CommonTables; genericPlans?: boolean } = {},
+): Promise<ReadRows<R>> {
   // a named prepared statement: the statement is long and the same for every request of a screen,
-  // so PostgreSQL parses it once per connection and may keep its plan (lib/prepared.ts)
-  const [row] = rowsOf<Record<string, unknown>>(await executePrepared(db, readAtOnceSql(reads, options.with)));
+  // so PostgreSQL parses it once per connection and may keep its plan (lib/prepared.ts);
+  // `genericPlans` for reads keyed by equalities only: planned once per connection, in one round trip
+  const statement = readAtOnceSql(reads, options.with);
+  const [row] = rowsOf<Record<string, unknown>>(await (options.genericPlans ? executeWithGenericPlans : executePrepared)(db, statement));
   const out: Record<string, unknown[]> = {};
   for (const [name, r] of Object.entries(reads)) {
     const value = row?.[name];

@@ -3,7 +3,7 @@ import { HEAD_LABELS, monthLabel, YEARLY_HEADS, type YearlyHead } from '../../do
 import { monthKeyLabel, monthOrdinal, monthOrdinalsText } from '../../domain/reports';
 import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-document';
 import { sessionMonths } from '../../domain/sessions';
-import { executePrepared, withGenericPlans } from '../lib/prepared';
+import { executeWithGenericPlans } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { finesOfMany } from '../policy/fines-of-many';
 import { grantedInMonth, monthStep, positionsCte, recordedIn, sessionPositionsCte } from '../stats/positions';
@@ -408,14 +408,14 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
   // the class filter, its conditions are equalities on the school, and planning the positions'
   // common tables took longer than running them at 2,000 students (decision 0050)
   const rows = rowsOf<Row>(
-    await withGenericPlans(db, (tx) => executePrepared(tx, sql`
+    await executeWithGenericPlans(db, sql`
       with ${positionsCte(schoolId, asOf)},
       owing as (select * from pos where owed > 0 ${className ? sql`and lower(class_name) = lower(${className})` : sql``})
       select p.id, p.session_id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key, p.start_key,
              p.due_months, p.tuition::text as tuition, p.bus::text as bus, p.t_mask::text as t_mask, p.b_mask::text as b_mask,
              p.monthly_owed::text as monthly_owed, p.yearly_owed::text as yearly_owed, p.carried_owed::text as carried_owed, p.owed::text as owed
       from owing p
-      order by ${sort === 'amount' ? sql`p.owed desc, ` : sql``}${classRank(sql`p.class_name`)}, p.section, p.roll_number, p.name`)),
+      order by ${sort === 'amount' ? sql`p.owed desc, ` : sql``}${classRank(sql`p.class_name`)}, p.section, p.roll_number, p.name`),
   );
   const sum = (key: string) => rows.reduce((s, r) => s + num(r[key]), 0);
   // each total once: the summary and the total row show the same four
