@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { GENERIC_PLANS } from '../lib/prepared';
+import { executePrepared, GENERIC_PLANS } from '../lib/prepared';
 
 /**
  * Transaction-scoped locks for the ledger (released at commit or rollback).
@@ -19,7 +19,29 @@ export async function lockStudentLedger(tx: Db, { schoolId, studentId }: { schoo
   // and generic plans for the rest of the transaction (lib/prepared.ts GENERIC_PLANS): a student's
   // save is one read and one write keyed by school and student, whose custom plans cost PostgreSQL
   // more CPU than running them; set here, where every such transaction begins, it costs no round trip
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)}), ${GENERIC_PLANS}`);
+  // executePrepared hands the statement to the driver before it returns (tx.execute would only on
+  // the next turn), so a read made right after this call goes to PostgreSQL after it
+  await executePrepared(tx, sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)}), ${GENERIC_PLANS}`);
+}
+
+/**
+ * The student's lock and the read a save depends on, made one right after the other without waiting
+ * between them: PostgreSQL runs the read once the lock is granted (so a save just finishing is seen in
+ * full), and in a pipelined transaction both travel with its BEGIN in one round trip (decision 0054).
+ * `read` must hand its statement to the driver when called, as `executePrepared` and `readAtOnce`
+ * do; Drizzle's query builders and `execute` send theirs only when awaited, after the lock's
+ * turn, which would put them first. `round-trips.test.ts` holds the order on both databases.
+ */
+export async function readUnderStudentLock<T>(tx: Db, ids: { schoolId: string; studentId: string }, read: () => Promise<T>): Promise<T> {
+  const locked = lockStudentLedger(tx, ids);
+  let rows: Promise<T>;
+  try {
+    rows = read();
+  } catch (error) {
+    rows = Promise.reject(error as Error);
+  }
+  const [, answer] = await Promise.all([locked, rows]);
+  return answer;
 }
 
 export async function lockSchoolLedger(tx: Db, { schoolId }: { schoolId: string }): Promise<void> {

@@ -30,7 +30,7 @@ import {
 } from './context';
 import { carriedSummaryDto, receiptDto, toCarriedSummaryDto, toReceiptDto } from './dto';
 import { monthlyEntries, monthlyEntryDto } from './entries';
-import { lockStudentLedger } from './locks';
+import { readUnderStudentLock } from './locks';
 import { carriedBalances, carriedFrom, carriedReads, summariseCarried } from './queries';
 import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
 import { onlyIf, readAtOnce } from '../lib/read-at-once';
@@ -118,19 +118,20 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
       const result = await inLedgerTransaction(db, async (tx) => {
         const student = body.studentId;
         if (!isUuid(student)) throw notFound('Student not found');
-        // lock first: a save for this student that is just finishing must be seen in full
-        await lockStudentLedger(tx, { schoolId, studentId: student });
-        // then everything the save depends on, in one statement (decision 0049)
+        // lock first: a save for this student that is just finishing must be seen in full; then
+        // everything the save depends on, in one statement (decision 0049) sent with the lock (0054)
         const context = studentSessionReads({ schoolId, studentId: student, academicYear: body.academicYear });
-        const rows = await readAtOnce(
-          tx,
-          {
-            ...context.reads,
-            seen: replayRead({ schoolId, clientId }),
-            ...onlyIf(Boolean(body.previousBalancePaid), carriedReads({ schoolId, studentId: student })),
-            ...receiptWriteReads({ schoolId, studentId: student, actor: request, receivedBy: body.receivedBy }),
-          },
-          { with: context.with },
+        const rows = await readUnderStudentLock(tx, { schoolId, studentId: student }, () =>
+          readAtOnce(
+            tx,
+            {
+              ...context.reads,
+              seen: replayRead({ schoolId, clientId }),
+              ...onlyIf(Boolean(body.previousBalancePaid), carriedReads({ schoolId, studentId: student })),
+              ...receiptWriteReads({ schoolId, studentId: student, actor: request, receivedBy: body.receivedBy }),
+            },
+            { with: context.with },
+          ),
         );
         const ctx = studentSessionFrom(rows, { schoolId, studentId: student, academicYear: body.academicYear });
         const seen = replayedOf(rows.seen[0], hash);

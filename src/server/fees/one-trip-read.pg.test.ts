@@ -42,7 +42,7 @@ beforeAll(async () => {
   const db = ctx.database.db;
   const session = await seedSession(db, { schoolId: school.schoolId });
   await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  [studentId] = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Aamir Dar', className: 'Class 5', busFee: 500 }] })).map((s) => s.id);
+  studentId = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Aamir Dar', className: 'Class 5', busFee: 500 }] }))[0]!.id;
   // the session check of the token is cached after its first use
   await school.api.get(`/api/students/${studentId}/fee-status`);
 });

@@ -37,7 +37,7 @@ import {
 import { money, receiptDto, toReceiptDto, type ReceiptDto } from './dto';
 import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
 import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
-import { lockStudentLedger } from './locks';
+import { readUnderStudentLock } from './locks';
 import { carriedFrom, carriedReads, findActiveSession, listReceipts, requireSessionByYear } from './queries';
 import { inLedgerTransaction, peekReceiptNumber, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
 
@@ -145,27 +145,28 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
       const result = await inLedgerTransaction(db, async (tx) => {
         const studentId = body.studentId;
         if (!isUuid(studentId)) throw notFound('Student not found');
-        await lockStudentLedger(tx, { schoolId, studentId });
         // everything the payment depends on, in one statement after the lock (decision 0049); the
         // session is the student's own (or the active one), as for the fee screens
         const context = studentSessionReads({ schoolId, studentId });
-        const rows = await readAtOnce(
-          tx,
-          {
-            ...context.reads,
-            seen: replayRead({ schoolId, clientId: body.clientId }),
-            leftFrom: read(
-              sql`select session_id from ${passouts} where school_id = ${schoolId} and student_id = ${studentId} limit 1`,
-              (r) => (r.session_id as string | null) ?? null,
-            ),
-            ...onlyIf(carriedAmount > 0, carriedReads({ schoolId, studentId })),
-            ...onlyIf(fineTotal > 0, {
-              fineRule: lateFineRuleRead(schoolId),
-              waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
-            }),
-            ...receiptWriteReads({ schoolId, studentId, actor: request, receivedBy: body.receivedBy }),
-          },
-          { with: context.with },
+        const rows = await readUnderStudentLock(tx, { schoolId, studentId }, () =>
+          readAtOnce(
+            tx,
+            {
+              ...context.reads,
+              seen: replayRead({ schoolId, clientId: body.clientId }),
+              leftFrom: read(
+                sql`select session_id from ${passouts} where school_id = ${schoolId} and student_id = ${studentId} limit 1`,
+                (r) => (r.session_id as string | null) ?? null,
+              ),
+              ...onlyIf(carriedAmount > 0, carriedReads({ schoolId, studentId })),
+              ...onlyIf(fineTotal > 0, {
+                fineRule: lateFineRuleRead(schoolId),
+                waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+              }),
+              ...receiptWriteReads({ schoolId, studentId, actor: request, receivedBy: body.receivedBy }),
+            },
+            { with: context.with },
+          ),
         );
         const student = rows.student[0];
         if (!student) throw notFound('Student not found');

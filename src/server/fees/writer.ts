@@ -16,7 +16,7 @@ import { findReceiptByClientId, receiptByClientIdRead, type Placement, type Rece
 import { balanceWrites } from '../balances/refresh';
 import { computeBalances } from '../balances/compute';
 import { balanceInputReads, balanceInputsFrom, withReceiptLines, type BalanceInputs } from '../balances/inputs';
-import { executeAndCommit, executePrepared } from '../lib/prepared';
+import { executeAndCommit, executePrepared, inPipelinedTransaction } from '../lib/prepared';
 import { raiseSchoolVersion, versionRaisedBy } from '../stats/versions';
 
 export interface NewLine {
@@ -282,10 +282,11 @@ export async function peekReceiptNumber(db: Db, { schoolId, prefix, academicYear
  * index: it is then run once more, and finds the first's receipt to answer with.
  */
 export async function inLedgerTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  // pipelined: the lock and the read behind it go with BEGIN, the last write with COMMIT (decision 0054)
   try {
-    return await db.transaction((tx) => fn(tx));
+    return await inPipelinedTransaction(db, fn);
   } catch (error) {
-    if (isUniqueViolation(error)) return db.transaction((tx) => fn(tx));
+    if (isUniqueViolation(error)) return inPipelinedTransaction(db, fn);
     throw error;
   }
 }

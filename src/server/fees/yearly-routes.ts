@@ -30,7 +30,7 @@ import {
 import { structureAmounts } from './queries';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
-import { lockStudentLedger } from './locks';
+import { readUnderStudentLock } from './locks';
 import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
 import { readAtOnce } from '../lib/read-at-once';
 import { isUuid } from '../lib/ids';
@@ -111,17 +111,18 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
 
       const result = await inLedgerTransaction(db, async (tx) => {
         if (!isUuid(body.studentId)) throw notFound('Student not found');
-        await lockStudentLedger(tx, { schoolId, studentId: body.studentId });
         // everything the save depends on, in one statement after the lock (decision 0049)
         const context = studentSessionReads({ schoolId, studentId: body.studentId, academicYear: body.academicYear });
-        const rows = await readAtOnce(
-          tx,
-          {
-            ...context.reads,
-            seen: replayRead({ schoolId, clientId: body.clientId }),
-            ...receiptWriteReads({ schoolId, studentId: body.studentId, actor: request, receivedBy: body.receivedBy }),
-          },
-          { with: context.with },
+        const rows = await readUnderStudentLock(tx, { schoolId, studentId: body.studentId }, () =>
+          readAtOnce(
+            tx,
+            {
+              ...context.reads,
+              seen: replayRead({ schoolId, clientId: body.clientId }),
+              ...receiptWriteReads({ schoolId, studentId: body.studentId, actor: request, receivedBy: body.receivedBy }),
+            },
+            { with: context.with },
+          ),
         );
         const ctx = studentSessionFrom(rows, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
         const seen = replayedOf(rows.seen[0], hash);

@@ -3,12 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { openTestDatabase } from '../test/harness';
 import { lockStudentLedger } from '../fees/locks';
-import { executePrepared, executeWithGenericPlans, statement, withGenericPlans } from './prepared';
+import { executeAndCommit, executePrepared, executeWithGenericPlans, inPipelinedTransaction, statement, withGenericPlans } from './prepared';
 import { rowsOf } from './sql-rows';
 
 let database: Database;
+/** what the handle sent, in order (BEGIN and COMMIT of the pipelined transaction included) */
+const sent: string[] = [];
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await openTestDatabase({ logger: { logQuery: (query) => sent.push(query.trim().split(/\s+/).slice(0, 3).join(' ')) } });
 });
 afterAll(() => database.close());
 
@@ -103,5 +105,72 @@ describe('executePrepared', () => {
     });
     expect(inside).toBe('force_generic_plan');
     expect(rowsOf<{ mode: string }>(await database.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode).toBe('auto');
+  });
+});
+
+describe('inPipelinedTransaction', () => {
+  const noteCount = async () =>
+    rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pipelined_notes`))[0]!.n;
+  const openTransactions = async () =>
+    database.kind === 'postgres'
+      ? rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`))[0]!.n
+      : 0;
+  beforeAll(async () => {
+    await database.db.execute(sql`create table pipelined_notes (id int primary key, note text not null)`);
+  });
+
+  it('runs statements made without waiting in the order they were made, and commits them together', async () => {
+    const seen = await inPipelinedTransaction(database.db, async (tx) => {
+      // made one right after the other, as a save makes its lock and its read
+      const insert = executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${1}, ${'first'})`);
+      const read = executePrepared(tx, sql`select count(*)::int as n from pipelined_notes where id = ${1}`);
+      await insert;
+      return rowsOf<{ n: number }>(await read)[0]!.n;
+    });
+    expect(seen).toBe(1);
+    expect(await noteCount()).toBe(1);
+    expect(await openTransactions()).toBe(0);
+  });
+
+  it('rolls everything back when the work throws, and the connection serves the next one', async () => {
+    await expect(
+      inPipelinedTransaction(database.db, async (tx) => {
+        await executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${2}, ${'second'})`);
+        throw new Error('the clerk\'s save failed its checks');
+      }),
+    ).rejects.toThrow("the clerk's save failed its checks");
+    // a failed statement, and one made after it in the same flight
+    await expect(
+      inPipelinedTransaction(database.db, async (tx) => {
+        const broken = executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${1}, ${'duplicate'})`);
+        const after = executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${3}, ${'third'})`);
+        await Promise.all([broken, after]);
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    expect(await noteCount()).toBe(1);
+    expect(await openTransactions()).toBe(0);
+    for (let i = 0; i < 5; i++) expect(await inPipelinedTransaction(database.db, async (tx) => rowsOf<{ n: number }>(await executePrepared(tx, sql`select ${i}::int as n`))[0]!.n)).toBe(i);
+  });
+
+  it('a last write made with executeAndCommit commits the transaction; the wrapper sends no COMMIT of its own', async () => {
+    sent.length = 0;
+    await inPipelinedTransaction(database.db, async (tx) => {
+      await executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${4}, ${'fourth'})`);
+      await executeAndCommit(tx, sql`insert into pipelined_notes (id, note) values (${5}, ${'fifth'})`);
+    });
+    expect(await noteCount()).toBe(3);
+    if (database.kind === 'postgres') {
+      expect(sent.filter((q) => /^(begin|commit)$/i.test(q))).toEqual(['begin']);
+      expect(await openTransactions()).toBe(0);
+    }
+    // and a failed last write takes the whole transaction with it
+    await expect(
+      inPipelinedTransaction(database.db, async (tx) => {
+        await executePrepared(tx, sql`insert into pipelined_notes (id, note) values (${6}, ${'sixth'})`);
+        await executeAndCommit(tx, sql`insert into pipelined_notes (id, note) values (${4}, ${'fourth again'})`);
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    expect(await noteCount()).toBe(3);
+    expect(await openTransactions()).toBe(0);
   });
 });

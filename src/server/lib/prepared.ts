@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../db/client';
 
@@ -123,18 +124,23 @@ function driverConfig(db: Db, built: Query): { name?: string; text: string } {
  * an answer meant for nobody).
  */
 type Settled = PromiseSettledResult<unknown>;
+
+/** The queries `send` makes in one write, on a client already in pipeline mode; every answer awaited. */
+async function sendTogether(client: PipelinedClient, send: () => Array<Promise<unknown>>): Promise<Settled[]> {
+  const stream = client.connection.stream;
+  stream.cork();
+  let sent: Array<Promise<unknown>>;
+  try {
+    sent = send();
+  } finally {
+    stream.uncork();
+  }
+  return Promise.allSettled(sent);
+}
 async function pipelined(client: PipelinedClient, send: () => Array<Promise<unknown>>): Promise<Settled[]> {
   client.pipeline = true;
   try {
-    const stream = client.connection.stream;
-    stream.cork();
-    let sent: Array<Promise<unknown>>;
-    try {
-      sent = send();
-    } finally {
-      stream.uncork();
-    }
-    return await Promise.allSettled(sent);
+    return await sendTogether(client, send);
   } finally {
     client.pipeline = false;
   }
@@ -156,31 +162,106 @@ interface PipelinedClient {
 
 /**
  * Runs the LAST statement of a top-level transaction and commits the transaction with it, in one
- * round trip: the statement, COMMIT and a BEGIN go to PostgreSQL in one write (node-postgres'
- * pipeline mode, each with its own Sync), so PostgreSQL commits as soon as the statement is done,
- * not when the app's event loop gets round to reading its answer and sending COMMIT. A save's write
- * takes the school's receipt counter row (ruling 4), which every other save of the school waits on
- * until COMMIT; under load the wait for the app to send COMMIT was most of that hold (decision 0052).
+ * round trip, so PostgreSQL commits as soon as the statement is done, not when the app's event loop
+ * gets round to reading its answer and sending COMMIT. A save's write takes the school's receipt
+ * counter row (ruling 4), which every other save of the school waits on until COMMIT; under load the
+ * wait for the app to send COMMIT was most of that hold (decision 0052).
  *
- * The BEGIN opens an empty transaction for the caller's wrapper (Drizzle's `transaction`) to close
- * with its own COMMIT, or ROLLBACK when something throws after this; nothing may be written after
- * this statement, since it would not be part of the committed transaction. When the statement fails,
- * PostgreSQL answers the COMMIT of the failed transaction by rolling it back, and the statement's
- * error is thrown as `executePrepared` would throw it. On the embedded database, or inside a nested
- * transaction (a savepoint), it runs as `executePrepared` and the caller's wrapper commits.
+ * In a transaction of `inPipelinedTransaction` the statement and COMMIT go out together and the
+ * wrapper sends no COMMIT of its own. In Drizzle's `transaction` on PostgreSQL, the statement, COMMIT
+ * and a BEGIN go out together (pipeline mode), the BEGIN opening an empty transaction for the wrapper
+ * to close. Either way nothing may be written after this statement: it would not be part of the
+ * committed transaction. When the statement fails, PostgreSQL answers the COMMIT of the failed
+ * transaction by rolling it back, and the statement's error is thrown as `executePrepared` would
+ * throw it. On the embedded database, or inside a nested transaction (a savepoint), it runs as
+ * `executePrepared` and the caller's wrapper commits.
  */
 export async function executeAndCommit(tx: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const session = tx._.session as unknown as { client?: PipelinedClient; logger?: { logQuery(text: string, params: unknown[]): void } };
   const nested = (tx as unknown as { nestedIndex?: number }).nestedIndex;
   const client = session.client;
-  if (!onPostgres(tx) || nested !== 0 || !client || client.pipeline) return executePrepared(tx, query);
+  const ours = pipelinedSessions.has(session);
+  if (!onPostgres(tx) || nested !== 0 || !client || (client.pipeline && !ours)) return executePrepared(tx, query);
   const built = dialect.sqlToQuery(query);
   session.logger?.logQuery(built.sql, built.params);
-  const answers = await pipelined(client, () => [client.query(driverConfig(tx, built), built.params), client.query('commit'), client.query('begin')]);
-  const [write, commit] = answers as [Settled, Settled, Settled];
+  const send = () => [client.query(driverConfig(tx, built), built.params), client.query('commit'), ...(ours ? [] : [client.query('begin')])];
+  let answers: Settled[];
+  if (ours) {
+    committedSessions.add(session);
+    answers = await sendTogether(client, send);
+  } else {
+    answers = await pipelined(client, send);
+  }
+  const [write, commit] = answers as [Settled, Settled];
   if (write.status === 'rejected') throw new DrizzleQueryError(built.sql, built.params, write.reason as Error);
   if (commit.status === 'rejected') throw commit.reason;
   return write.value as { rows: unknown[] };
+}
+
+/** Sessions of `inPipelinedTransaction`, and those whose transaction `executeAndCommit` has committed. */
+const pipelinedSessions = new WeakSet<object>();
+const committedSessions = new WeakSet<object>();
+
+/**
+ * `db.transaction(fn)` on a connection in pipeline mode: every statement goes to PostgreSQL as soon
+ * as it is made, without waiting for the answer to the one before (PostgreSQL still runs them in
+ * order). BEGIN goes out with `fn`'s first statements in one write, so a transaction whose first
+ * statements are made before it awaits (a student's lock and the read behind it,
+ * `readUnderStudentLock`) waits for PostgreSQL once for all of them; a last write made with
+ * `executeAndCommit` carries the COMMIT. A save is then two round trips instead of five (decision
+ * 0054). Statements that keep a portal open (cursors, streams) cannot run in it. On the embedded
+ * database: `db.transaction`.
+ */
+export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const outer = db._.session as unknown as { client?: unknown; dialect: unknown; schema: unknown; options: { logger?: { logQuery(text: string, params: unknown[]): void } } };
+  if (!(outer.client instanceof pg.Pool)) return db.transaction((tx) => fn(tx as unknown as Db));
+  const client = (await outer.client.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
+  const session = new NodePgSession(client as never, outer.dialect as never, outer.schema as never, outer.options as never);
+  const tx = new NodePgTransaction(outer.dialect as never, session, outer.schema as never) as unknown as Db;
+  pipelinedSessions.add(session);
+  const finish = async (text: 'commit' | 'rollback') => {
+    outer.options.logger?.logQuery(text, []);
+    await client.query(text);
+  };
+  let broken: Error | undefined;
+  client.pipeline = true;
+  try {
+    let begun: Promise<unknown>;
+    let work: Promise<T>;
+    const stream = client.connection.stream;
+    stream.cork();
+    try {
+      outer.options.logger?.logQuery('begin', []);
+      begun = client.query('begin');
+      // awaited below once the work is done; until then a failure must not go unhandled
+      begun.catch(() => undefined);
+      try {
+        work = fn(tx);
+      } catch (error) {
+        work = Promise.reject(error as Error);
+      }
+    } finally {
+      stream.uncork();
+    }
+    let result: T;
+    try {
+      result = await work;
+      await begun;
+    } catch (error) {
+      if (!committedSessions.has(session)) {
+        await finish('rollback').catch((failed: unknown) => {
+          broken = failed as Error;
+        });
+      }
+      throw error;
+    }
+    if (!committedSessions.has(session)) await finish('commit');
+    return result;
+  } finally {
+    // every answer is in: PostgreSQL answers in order, and the COMMIT or ROLLBACK was the last
+    client.pipeline = false;
+    client.release(broken);
+  }
 }
 
 /**
