@@ -27,7 +27,7 @@ import {
   findStudent,
   findStudentWithFees,
   insertStudents,
-  listRoster,
+  rosterJson,
   listStudents,
   lockStudentAdds,
   newStudentValues,
@@ -157,16 +157,18 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       },
       serializerCompiler: compiledSerializer,
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const schoolId = schoolIdOf(request);
-      return listRoster(db, {
+      // the answer's JSON as PostgreSQL wrote it (rosterJson): sent as it is, not parsed and written again
+      const json = await rosterJson(db, {
         schoolId,
         className: classOrThrow(q.class),
         section: sectionOrThrow(q.section),
         status: q.status,
         session: await sessionNamed(schoolId, q.academicYear),
       });
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 

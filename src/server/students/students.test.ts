@@ -296,6 +296,11 @@ describe('lists and lookups', () => {
     const roster = (await other.api.get('/api/students/roster?class=7th&section=C')).json();
     const picked = ['id', 'name', 'class', 'section', 'rollNumber', 'admissionNumber', 'fatherName', 'status', 'sessionId', 'monthlyBusFee', 'monthlyFee', 'admissionFee'];
     expect(roster).toEqual([Object.fromEntries(picked.map((k) => [k, own[k]]))]);
+    // PostgreSQL writes the roster's JSON itself (rosterJson): the schema's fields in the schema's order
+    expect(Object.keys(roster[0])).toEqual(picked);
+    const empty = await other.api.get('/api/students/roster?class=7th&section=D');
+    expect(empty.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(empty.json()).toEqual([]);
     expect((await other.api.get('/api/students/roster?class=7th&section=C&academicYear=2026-2027')).json()).toEqual(roster);
   });
 
