@@ -49,6 +49,24 @@ describe('executePrepared', () => {
     await expect(cube(database.db, { n: 3 } as never)).rejects.toThrow('No value for placeholder "label"');
   });
 
+  it('a statement planned for each run keeps no named statement, so PostgreSQL never swaps in a generic plan for it', async () => {
+    if (database.kind !== 'postgres') return; // the embedded database has no named statements to see
+    const kept = statement<'n'>((p) => sql`select ${p.n}::int + 1 as kept_plus_one`);
+    const planned = statement<'n'>((p) => sql`select ${p.n}::int + 2 as planned_plus_two`, { planEachRun: true });
+    const seen = await database.db.transaction(async (tx) => {
+      for (const n of [1, 2, 3, 4, 5, 6, 7]) {
+        expect(rowsOf<{ kept_plus_one: number }>(await kept(tx, { n }))[0]!.kept_plus_one).toBe(n + 1);
+        expect(rowsOf<{ planned_plus_two: number }>(await planned(tx, { n }))[0]!.planned_plus_two).toBe(n + 2);
+      }
+      return rowsOf<{ statement: string; generic: number; custom: number }>(
+        await tx.execute(sql`select statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%_plus_%' and statement not like '%pg_prepared_statements%'`),
+      );
+    });
+    // the kept one is a named statement that PostgreSQL planned generically after five runs; the other is not kept at all
+    expect(seen.map((s) => s.statement.includes('kept_plus_one'))).toEqual([true]);
+    expect(seen[0]!.generic + seen[0]!.custom).toBe(7);
+  });
+
   it('withGenericPlans plans a prepared statement once, not for each call\'s values, and leaves the pool as it was', async () => {
     const setting = async (db: typeof database.db) => rowsOf<{ mode: string }>(await db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
     const stats = await withGenericPlans(database.db, async (db) => {

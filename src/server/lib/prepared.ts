@@ -268,14 +268,22 @@ export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<
  * A statement whose SQL is assembled ONCE, with named placeholders, and run with values: on a hot
  * route the query builder's assembly of a long statement was about a tenth of the request's CPU
  * (profiled). Also a named prepared statement, as above. `build` receives a placeholder per name.
+ *
+ * `planEachRun`: an unnamed statement, planned for each run's values. For a statement whose best plan
+ * depends on a value PostgreSQL can only judge when it sees it (a pattern: a common name fragment is
+ * best found walking the page's index, a rare one through the trigram index). A named one gets
+ * PostgreSQL's generic plan after five runs, chosen for a guessed pattern (decision 0057).
  */
-export function statement<K extends string>(build: (p: Record<K, Placeholder>) => SQL): (db: Db, values: Record<K, unknown>) => Promise<{ rows: unknown[] }> {
+export function statement<K extends string>(
+  build: (p: Record<K, Placeholder>) => SQL,
+  { planEachRun = false }: { planEachRun?: boolean } = {},
+): (db: Db, values: Record<K, unknown>) => Promise<{ rows: unknown[] }> {
   let built: { query: Query; name: string | undefined } | undefined;
   return async (db, values) => {
     if (!built) {
       const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) });
       const query = dialect.sqlToQuery(build(placeholders));
-      built = { query, name: nameOf(query.sql) };
+      built = { query, name: planEachRun ? undefined : nameOf(query.sql) };
     }
     return (await db._.session.prepareQuery(built.query, undefined, built.name, false).execute(values)) as { rows: unknown[] };
   };

@@ -174,6 +174,12 @@ interface ListShape {
   section: boolean;
   rollNumber: boolean;
   q: boolean;
+  /**
+   * the text looked up has a digit (an admission number, most likely): the same statement under its
+   * own name, so PostgreSQL may keep one plan for it, the trigram index's, right for a text that
+   * few names contain; a lookup without one is planned for its pattern each time (decision 0057)
+   */
+  qHasDigit: boolean;
 }
 type ListValue = 'schoolId' | 'sessionId' | 'sessionName' | 'status' | 'className' | 'section' | 'rollNumber' | 'pattern' | 'q' | 'limit' | 'offset';
 
@@ -184,6 +190,7 @@ const shapeOf = (f: StudentFilter): ListShape => ({
   section: Boolean(f.section),
   rollNumber: f.rollNumber !== undefined,
   q: Boolean(f.q),
+  qHasDigit: /\d/.test(f.q ?? ''),
 });
 
 function memoByShape(build: (shape: ListShape) => ReturnType<typeof statement<ListValue>>) {
@@ -227,14 +234,15 @@ const pageStatement = memoByShape((shape) =>
       join students s on s.id = k.id
       ${structure}
       order by ${order(k, sql.raw('s'))}`;
-  }),
+    // a lookup by name is planned for its pattern each time (lib/prepared.ts statement, decision 0057)
+  }, { planEachRun: shape.q && !shape.qHasDigit }),
 );
 
 const countStatement = memoByShape((shape) =>
   statement<ListValue>((p) => {
     const { from, where } = studentListScope(shape, p);
     return sql`select count(*)::text as n ${from} ${where}`;
-  }),
+  }, { planEachRun: shape.q && !shape.qHasDigit }),
 );
 
 /** The creation time in whole milliseconds: the same instant on both drivers, which hand timestamps back differently. */
