@@ -118,11 +118,6 @@ function driverConfig(db: Db, built: Query): { name?: string; text: string } {
   return prepared.rawQueryConfig;
 }
 
-/**
- * Sends the queries `send` makes as one write in pipeline mode and waits for every answer; the
- * client leaves pipeline mode only once all are in (a query still on the wire would otherwise take
- * an answer meant for nobody).
- */
 type Settled = PromiseSettledResult<unknown>;
 
 /** The queries `send` makes in one write, on a client already in pipeline mode; every answer awaited. */
@@ -137,6 +132,12 @@ async function sendTogether(client: PipelinedClient, send: () => Array<Promise<u
   }
   return Promise.allSettled(sent);
 }
+
+/**
+ * Sends the queries `send` makes as one write in pipeline mode and waits for every answer; the
+ * client leaves pipeline mode only once all are in (a query still on the wire would otherwise take
+ * an answer meant for nobody).
+ */
 async function pipelined(client: PipelinedClient, send: () => Array<Promise<unknown>>): Promise<Settled[]> {
   client.pipeline = true;
   try {
@@ -152,7 +153,7 @@ export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unkno
   return (await prepared.execute()) as { rows: unknown[] };
 }
 
-/** The node-postgres client of a transaction's handle, as far as `executeAndCommit` needs it. */
+/** A node-postgres client, as far as sending queries in pipeline mode needs it. */
 interface PipelinedClient {
   pipeline: boolean;
   connection: { stream: { cork(): void; uncork(): void } };
@@ -248,14 +249,19 @@ export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<
       result = await work;
       await begun;
     } catch (error) {
-      if (!committedSessions.has(session)) {
-        await finish('rollback').catch((failed: unknown) => {
-          broken = failed as Error;
-        });
-      }
+      // also after a commit made with the last write: then PostgreSQL only warns that no transaction
+      // is open, and its answer, the last, says every statement the work made has been answered
+      await finish('rollback').catch((failed: unknown) => {
+        broken = failed as Error;
+      });
       throw error;
     }
-    if (!committedSessions.has(session)) await finish('commit');
+    if (!committedSessions.has(session)) {
+      await finish('commit').catch((failed: unknown) => {
+        broken = failed as Error;
+        throw failed;
+      });
+    }
     return result;
   } finally {
     // every answer is in: PostgreSQL answers in order, and the COMMIT or ROLLBACK was the last
