@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
-import { watchDatabase } from '../test/watcher';
+import { busyAfterStatement, watchDatabase } from '../test/watcher';
 import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
 
 /**
@@ -20,26 +20,10 @@ const BUSY_MS = 1_500;
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
 let ids: string[];
-let busyAfter: string | null = null;
-let busyEndedAt = 0;
+const busy = busyAfterStatement(BUSY_MS);
 
 beforeAll(async () => {
-  const database = await openTestDatabase({
-    logger: {
-      logQuery: (query) => {
-        if (!busyAfter || !query.includes('insert into "receipts"')) return;
-        busyAfter = null;
-        // after the statement (and whatever goes with it) has been handed to the socket
-        process.nextTick(() => {
-          const end = Date.now() + BUSY_MS;
-          while (Date.now() < end) {
-            // the event loop is busy with other requests' work
-          }
-          busyEndedAt = Date.now();
-        });
-      },
-    },
-  });
+  const database = await openTestDatabase({ logger: busy.logger });
   ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
   school = await signUpSchool(ctx);
   const db = ctx.database.db;
@@ -92,15 +76,14 @@ describe('a save commits with its write', () => {
     it(`${save.what}: the receipt is committed while the app is still busy after sending the write`, async () => {
       const clientId = `commit-with-write-${save.number}`;
       const watcher = await watchFor(clientId);
-      busyAfter = clientId;
-      busyEndedAt = 0;
+      busy.arm('insert into "receipts"');
       const answer = await save.send(clientId);
       expect(answer.statusCode, answer.body).toBe(201);
       expect(answer.json().receipt.receiptNumber).toBe(save.number);
-      expect(busyEndedAt).toBeGreaterThan(0);
+      expect(busy.spell.to).toBeGreaterThan(0);
       const seenAt = await watcher.seenAt();
       // committed by PostgreSQL within the busy spell, not after the app sent a COMMIT of its own
-      expect(seenAt).toBeLessThan(busyEndedAt);
+      expect(seenAt).toBeLessThan(busy.spell.to);
     });
   }
 

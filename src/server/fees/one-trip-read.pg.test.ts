@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
-import { watchDatabase } from '../test/watcher';
+import { busyAfterStatement, watchDatabase } from '../test/watcher';
 import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
 
 /**
@@ -17,26 +17,10 @@ const BUSY_MS = 1_500;
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
 let studentId: string;
-let busyNext = false;
-let busy = { from: 0, to: 0 };
+const busy = busyAfterStatement(BUSY_MS);
 
 beforeAll(async () => {
-  const database = await openTestDatabase({
-    logger: {
-      logQuery: (query) => {
-        if (!busyNext || !query.includes('fee_session')) return;
-        busyNext = false;
-        // after the statement (and whatever goes with it) has been handed to the socket
-        process.nextTick(() => {
-          const from = Date.now();
-          while (Date.now() < from + BUSY_MS) {
-            // the event loop is busy with other requests' work
-          }
-          busy = { from, to: Date.now() };
-        });
-      },
-    },
-  });
+  const database = await openTestDatabase({ logger: busy.logger });
   ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
   school = await signUpSchool(ctx);
   const db = ctx.database.db;
@@ -54,14 +38,14 @@ describe('fee status in one round trip', () => {
       query: `select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'`,
       forMs: BUSY_MS + 1_500,
     });
-    busyNext = true;
+    busy.arm('fee_session');
     const answer = await school.api.get(`/api/students/${studentId}/fee-status`);
     expect(answer.statusCode).toBe(200);
     // April to November of ₹1,500 tuition and ₹500 bus, and ₹10,500 of yearly heads
     expect(answer.json().account.tillDate.outstanding).toBe('26500.00');
-    expect(busy.to).toBeGreaterThan(0);
+    expect(busy.spell.to).toBeGreaterThan(0);
     // what the other process saw well inside the busy spell (the read itself takes a few ms)
-    const during = (await watcher.samples()).filter((s) => s.at > busy.from + 300 && s.at < busy.to - 50);
+    const during = (await watcher.samples()).filter((s) => s.at > busy.spell.from + 300 && s.at < busy.spell.to - 50);
     expect(during.length).toBeGreaterThan(10);
     expect(during.filter((s) => s.n > 0)).toEqual([]);
   });

@@ -65,3 +65,35 @@ export async function watchDatabase(
     },
   };
 }
+
+/**
+ * A query logger for the database handle that, once armed, holds the app's event loop busy for `ms`
+ * right after the next statement containing `marker` has been handed to the socket (with whatever
+ * goes with it in the same write): the app looks as it does under load, busy with other requests'
+ * work, while PostgreSQL carries on. `spell` says when the last busy spell began and ended.
+ */
+export function busyAfterStatement(ms: number) {
+  let armed: string | null = null;
+  const spell = { from: 0, to: 0 };
+  return {
+    logger: {
+      logQuery(query: string) {
+        if (!armed || !query.includes(armed)) return;
+        armed = null;
+        process.nextTick(() => {
+          spell.from = Date.now();
+          while (Date.now() < spell.from + ms) {
+            // the event loop is busy
+          }
+          spell.to = Date.now();
+        });
+      },
+    },
+    arm(marker: string) {
+      armed = marker;
+      spell.from = 0;
+      spell.to = 0;
+    },
+    spell,
+  };
+}
