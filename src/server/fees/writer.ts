@@ -131,8 +131,8 @@ export function receiptPrereadsOf(rows: ReadRows<ReturnType<typeof receiptWriteR
  * every receipt of the school and prefix waits on, is held from this statement to COMMIT only.
  * A rollback gives the number back, so numbers stay consecutive with no gaps and no repeats.
  *
- * `endsTransaction`: the caller writes nothing after the receipt, and its transaction is the
- * top-level one; the write then commits it (see `executeAndCommit`).
+ * `endsTransaction`: the caller writes nothing after the receipt; in a pipelined ledger transaction
+ * (`inLedgerTransaction`) the write then commits it (see `executeAndCommit`).
  */
 export async function writeReceipt(
   tx: Db,

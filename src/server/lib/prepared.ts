@@ -162,38 +162,26 @@ interface PipelinedClient {
 }
 
 /**
- * Runs the LAST statement of a top-level transaction and commits the transaction with it, in one
+ * Runs the LAST statement of an `inPipelinedTransaction` and commits the transaction with it, in one
  * round trip, so PostgreSQL commits as soon as the statement is done, not when the app's event loop
  * gets round to reading its answer and sending COMMIT. A save's write takes the school's receipt
  * counter row (ruling 4), which every other save of the school waits on until COMMIT; under load the
- * wait for the app to send COMMIT was most of that hold (decision 0052).
- *
- * In a transaction of `inPipelinedTransaction` the statement and COMMIT go out together and the
- * wrapper sends no COMMIT of its own. In Drizzle's `transaction` on PostgreSQL, the statement, COMMIT
- * and a BEGIN go out together (pipeline mode), the BEGIN opening an empty transaction for the wrapper
- * to close. Either way nothing may be written after this statement: it would not be part of the
+ * wait for the app to send COMMIT was most of that hold (decisions 0052, 0054). The wrapper then sends
+ * no COMMIT of its own, and nothing may be written after this statement: it would not be part of the
  * committed transaction. When the statement fails, PostgreSQL answers the COMMIT of the failed
  * transaction by rolling it back, and the statement's error is thrown as `executePrepared` would
- * throw it. On the embedded database, or inside a nested transaction (a savepoint), it runs as
+ * throw it. In any other transaction (the embedded database's, Drizzle's own, a savepoint) it runs as
  * `executePrepared` and the caller's wrapper commits.
  */
 export async function executeAndCommit(tx: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const session = tx._.session as unknown as { client?: PipelinedClient; logger?: { logQuery(text: string, params: unknown[]): void } };
   const nested = (tx as unknown as { nestedIndex?: number }).nestedIndex;
   const client = session.client;
-  const ours = pipelinedSessions.has(session);
-  if (!onPostgres(tx) || nested !== 0 || !client || (client.pipeline && !ours)) return executePrepared(tx, query);
+  if (!pipelinedSessions.has(session) || nested !== 0 || !client) return executePrepared(tx, query);
   const built = dialect.sqlToQuery(query);
   session.logger?.logQuery(built.sql, built.params);
-  const send = () => [client.query(driverConfig(tx, built), built.params), client.query('commit'), ...(ours ? [] : [client.query('begin')])];
-  let answers: Settled[];
-  if (ours) {
-    committedSessions.add(session);
-    answers = await sendTogether(client, send);
-  } else {
-    answers = await pipelined(client, send);
-  }
-  const [write, commit] = answers as [Settled, Settled];
+  committedSessions.add(session);
+  const [write, commit] = (await sendTogether(client, () => [client.query(driverConfig(tx, built), built.params), client.query('commit')])) as [Settled, Settled];
   if (write.status === 'rejected') throw new DrizzleQueryError(built.sql, built.params, write.reason as Error);
   if (commit.status === 'rejected') throw commit.reason;
   return write.value as { rows: unknown[] };
