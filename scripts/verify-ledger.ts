@@ -1,7 +1,8 @@
 /**
  * npm run verify-ledger [--school <id>] — recomputes every running balance (decision 0041) from the
  * receipts on the configured database (DATA_DIR's embedded database, or DATABASE_URL) and compares
- * with the stored rows. Prints each difference and exits 1 if there is any.
+ * with the stored rows, and the whole-school rows (decision 0058) with a build from scratch. Prints
+ * each difference and exits 1 if there is any.
  */
 import { loadConfig } from '../src/server/config';
 import { openAppDatabase } from '../src/server/db/client';
@@ -27,7 +28,7 @@ try {
     console.error(`verify-ledger: ${differences.length} difference(s) in ${schools} school(s).`);
     process.exitCode = 1;
   } else {
-    console.log(`verify-ledger: ${rows} balance rows of ${schools} school(s) equal the ledger.`);
+    console.log(`verify-ledger: ${rows} balance and position rows of ${schools} school(s) equal the ledger.`);
   }
 } finally {
   await database.close();

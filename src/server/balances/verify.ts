@@ -3,11 +3,13 @@ import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
 import { computeBalances, type SessionBalanceRow, type StudentBalanceRow } from './compute';
 import { loadBalanceInputs } from './inputs';
+import { verifySchoolPositions } from '../stats/student-positions';
 
 /**
  * verify-ledger's comparison (decision 0041): recompute every running balance of a school from the
- * ledger and compare with the stored rows, field by field. A row missing on either side is a
- * difference too. The property test and `npm run verify-ledger` both call this.
+ * ledger and compare with the stored rows, field by field, and the school's whole-school rows
+ * (decision 0058) with a build from scratch. A row missing on either side is a difference too. The
+ * property test and `npm run verify-ledger` both call this.
  */
 export interface BalanceDifference {
   schoolId: string;
@@ -64,14 +66,23 @@ export async function verifySchoolBalances(db: Db, schoolId: string): Promise<{ 
   const storedStudents = new Map(rowsOf<Record<string, unknown>>(studentRows).map((r) => [String(r.student_id), drop(r)]));
   const recomputedSessions = new Map<string, SessionBalanceRow>(computed.sessions.map((r) => [`${r.studentId}|${r.sessionId}`, r]));
   const recomputedStudents = new Map<string, StudentBalanceRow>(computed.students.map((r) => [r.studentId, r]));
-  const differences = [
+  const differences: BalanceDifference[] = [
     ...compareRows(schoolId, storedSessions, recomputedSessions, (k) => {
       const [studentId, sessionId] = k.split('|') as [string, string];
       return { studentId, sessionId };
     }),
     ...compareRows(schoolId, storedStudents, recomputedStudents, (k) => ({ studentId: k, sessionId: null })),
   ];
-  return { rows: recomputedSessions.size + recomputedStudents.size, differences };
+  // the whole-school rows (decision 0058), where the school has them: brought up to date from their
+  // marks at the month they were built for, they must equal a build from scratch
+  const [built] = rowsOf<{ month_key: string | null }>(await db.execute(sql`select month_key from school_positions where school_id = ${schoolId}`));
+  let positionRows = 0;
+  if (built?.month_key) {
+    const positions = await verifySchoolPositions(db, schoolId, built.month_key);
+    positionRows = positions.rows;
+    differences.push(...positions.differences.map((d) => ({ ...d, sessionId: null, field: `positions.${d.field}` })));
+  }
+  return { rows: recomputedSessions.size + recomputedStudents.size + positionRows, differences };
 }
 
 /** Every school (or the ones named), one after another: what `npm run verify-ledger` and the bench's per-scenario row report. */

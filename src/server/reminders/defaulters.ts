@@ -3,7 +3,7 @@ import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
 import { classRank } from '../reports/sql';
-import { positionsCte } from '../stats/positions';
+import { ensurePositions, storedPositionsCte } from '../stats/student-positions';
 
 export interface Defaulter {
   id: string;
@@ -16,12 +16,14 @@ export interface Defaulter {
 
 /**
  * Active students who owe something till this month (ruling 6, the same set-based figure as the
- * Pending Fees report), optionally of one class and section, in class order.
+ * Pending Fees report), optionally of one class and section, in class order; read from the
+ * whole-school rows (decision 0058).
  */
 export async function listDefaulters(db: Db, { schoolId, asOfMonth, className, section }: { schoolId: string; asOfMonth: string; className?: string | undefined; section?: string | undefined }): Promise<Defaulter[]> {
+  await ensurePositions(db, { schoolId, month: asOfMonth });
   const rows = rowsOf<{ id: string; name: string; class_name: string; section: string; roll_number: number; owed: string }>(
     await db.execute(sql`
-      with ${positionsCte(schoolId, asOfMonth)}
+      with ${storedPositionsCte(schoolId)}
       select p.id, p.name, p.class_name, p.section, p.roll_number, p.owed::text as owed
       from pos p
       where p.owed > 0

@@ -6,7 +6,8 @@ import { sessionMonths } from '../../domain/sessions';
 import { executeWithGenericPlans } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { finesOfMany } from '../policy/fines-of-many';
-import { grantedInMonth, monthStep, positionsCte, recordedIn, sessionPositionsCte } from '../stats/positions';
+import { grantedInMonth, monthStep, recordedIn, sessionPositionsCte } from '../stats/positions';
+import { ensurePositions, storedPositionsCte } from '../stats/student-positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
 import { classRank, isIncome, isOpeningEntry } from './sql';
 import { arrearsCollected, reconcileCtes } from './reconcile-sql';
@@ -407,9 +408,11 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
   // a named statement with one generic plan per connection: its text is fixed but for the sort and
   // the class filter, its conditions are equalities on the school, and planning the positions'
   // common tables took longer than running them at 2,000 students (decision 0050)
+  // every active student's position till this month, kept in the whole-school rows (decision 0058)
+  await ensurePositions(db, { schoolId, month: asOf });
   const rows = rowsOf<Row>(
     await executeWithGenericPlans(db, sql`
-      with ${positionsCte(schoolId, asOf)},
+      with ${storedPositionsCte(schoolId)},
       owing as (select * from pos where owed > 0 ${className ? sql`and lower(class_name) = lower(${className})` : sql``})
       select p.id, p.session_id, p.name, p.class_name, p.section, p.roll_number, p.parent_phone, p.mobile_number, p.closed, p.first_key, p.start_key,
              p.due_months, p.tuition::text as tuition, p.bus::text as bus, p.t_mask::text as t_mask, p.b_mask::text as b_mask,

@@ -4,6 +4,7 @@ import { parseRupees } from '../../domain/money';
 import { previousBalances } from '../db/schema';
 import { refreshBalances } from '../balances/refresh';
 import { verifySchoolBalances } from '../balances/verify';
+import { verifySchoolPositions } from './student-positions';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
@@ -12,6 +13,7 @@ import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
  * whole school in set-based SQL (positions.ts); fee status computes it per student with the domain
  * function. For random ledgers written through the real fee endpoints (monthly and yearly saves,
  * Record Fee Payment, previous-balance payments, cancellations), they must agree to the paisa.
+ * Stats read rows kept by marks (decision 0058): built before the writes, they must equal a build from scratch after.
  */
 
 let ctx: TestContext;
@@ -68,6 +70,8 @@ describe('school figures and fee status agree for random ledgers', () => {
           people: l.students.map((s, k) => ({ name: `Student ${k + 1}`, className: CLASSES[s.classIdx]!, busFee: s.bus, ...(s.feesFrom ? { feesFrom: s.feesFrom } : {}) })),
         });
         const api = school.api;
+        // the whole-school rows are built now, so every write below reaches them through its marks (decision 0058)
+        expect((await api.get('/api/stats/school')).json().totalStudents).toBe(rows.length);
         for (const [k, s] of l.students.entries()) {
           const studentId = rows[k]!.id;
           if (s.carried && s.carried.monthly + s.carried.yearly > 0) {
@@ -158,6 +162,8 @@ describe('school figures and fee status agree for random ledgers', () => {
         const pending = (await api.get('/api/reports/pending-fees')).json();
         expect(pending.tables[0].totals.total).toBe(stats.pendingFees);
         expect(pending.tables[0].rows).toHaveLength(withDues);
+        // and the rows the marks kept equal a build from scratch, field by field
+        expect((await verifySchoolPositions(db, schoolId, '2026-11')).differences).toEqual([]);
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 12), endOnFailure: true },
     );

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { uuidArray } from '../lib/sql-sets';
 
 /**
  * Students' positions in a session for a whole school in one statement, read from the running
@@ -68,11 +69,12 @@ const balanceColumns = sql`
   coalesce(sb.carried_remaining, 0)::bigint as carried_owed`;
 
 /**
- * Every active student in their own session (else the school's active one), till `asOfMonth`.
+ * Every active student in their own session (else the school's active one), till `asOfMonth`; only
+ * the students named when `studentIds` is given (the marked rows of `student_positions`).
  * A closed own session counts nothing itself: its dues are in the carried balance (`owed`
  * = session_owed + carried_owed is what outstanding-fees answers).
  */
-export function positionsCte(schoolId: string, asOfMonth: string): SQL {
+export function positionsCte(schoolId: string, asOfMonth: string, studentIds?: readonly string[]): SQL {
   return sql`
     act as (
       select id from academic_sessions where school_id = ${schoolId} and is_active limit 1
@@ -92,7 +94,7 @@ export function positionsCte(schoolId: string, asOfMonth: string): SQL {
       left join academic_sessions ss on ss.school_id = ${schoolId} and ss.id = coalesce(s.session_id, (select id from act))
       left join student_session_balances b on b.school_id = ${schoolId} and b.student_id = s.id and b.session_id = ss.id
       left join student_balances sb on sb.school_id = ${schoolId} and sb.student_id = s.id
-      where s.school_id = ${schoolId} and s.status = 'active'
+      where s.school_id = ${schoolId} and s.status = 'active'${studentIds ? sql` and s.id = any(${uuidArray(studentIds)}::uuid[])` : sql``}
     ),
     ${horizonCtes(asOfMonth, false)}`;
 }

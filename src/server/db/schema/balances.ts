@@ -106,3 +106,71 @@ export const studentBalances = pgTable(
   },
   (t) => [primaryKey({ columns: [t.schoolId, t.studentId] })],
 );
+
+/**
+ * Whole-school figures per student at one month (decision 0058): what the dashboard's cards, the
+ * charts' outstanding by class and the defaulters lists sum, picked from the running balances (and
+ * the receipts, for revenue) at the month `school_positions.month_key` names. A write never updates
+ * these rows: triggers on the tables they are read from mark the students touched
+ * (`student_position_marks`), and the next reader recomputes the marked rows before it sums, so a
+ * change is seen by the next request at the cost of a few rows, not of the whole school.
+ *
+ * One row per student of the school, any status; the position columns count only where `active`.
+ */
+export const studentPositions = pgTable(
+  'student_positions',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
+    /** an active student, counted in the positions (their `pos` row of `positionsCte`) */
+    active: boolean('active').notNull(),
+    sessionId: uuid('session_id'),
+    closed: boolean('closed').notNull(),
+    className: text('class_name').notNull(),
+    section: text('section').notNull(),
+    rollNumber: integer('roll_number').notNull(),
+    firstKey: text('first_key'),
+    startKey: text('start_key'),
+    dueMonths: integer('due_months').notNull(),
+    tuitionPaise: bigint('tuition_paise', { mode: 'number' }).notNull(),
+    busPaise: bigint('bus_paise', { mode: 'number' }).notNull(),
+    tuitionMask: bigint('tuition_mask', { mode: 'number' }).notNull(),
+    busMask: bigint('bus_mask', { mode: 'number' }).notNull(),
+    monthlyOwed: bigint('monthly_owed', { mode: 'number' }).notNull(),
+    yearlyOwed: bigint('yearly_owed', { mode: 'number' }).notNull(),
+    carriedOwed: bigint('carried_owed', { mode: 'number' }).notNull(),
+    owed: bigint('owed', { mode: 'number' }).notNull(),
+    expectedNow: bigint('expected_now', { mode: 'number' }).notNull(),
+    yearlyPotential: bigint('yearly_potential', { mode: 'number' }).notNull(),
+    /** bus fee received in the active session; tuition and bus received for this month's fees; Paid for last month */
+    busPaidActive: bigint('bus_paid_active', { mode: 'number' }).notNull(),
+    monthPaid: bigint('month_paid', { mode: 'number' }).notNull(),
+    paidLast: boolean('paid_last').notNull(),
+    /** every live receipt in money and credit received (ruling 27), and what came in with a payment date in this month */
+    revenue: bigint('revenue', { mode: 'number' }).notNull(),
+    monthIncome: bigint('month_income', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.studentId] })],
+);
+
+/** The month a school's `student_positions` were computed for; no row (or null): rebuild them all. */
+export const schoolPositions = pgTable('school_positions', {
+  schoolId: uuid('school_id')
+    .primaryKey()
+    .references(() => schools.id, { onDelete: 'cascade' }),
+  monthKey: text('month_key'),
+  builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Students whose `student_positions` row is out of date, written by triggers (migration 0037). */
+export const studentPositionMarks = pgTable(
+  'student_position_marks',
+  {
+    // no foreign keys: a trigger writes these in the middle of other statements (a student's delete
+    // among them), and a mark for a row that is gone only costs its recompute finding nothing
+    schoolId: uuid('school_id').notNull(),
+    studentId: uuid('student_id').notNull(),
+    markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.studentId] })],
+);

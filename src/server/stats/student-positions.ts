@@ -1,0 +1,254 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { monthBounds, previousMonthKey } from '../../domain/reports';
+import type { Db } from '../db/client';
+import { rowsOf } from '../lib/sql-rows';
+import { uuidArray } from '../lib/sql-sets';
+import { isIncome } from '../reports/sql';
+import { monthStep, positionsCte } from './positions';
+
+/**
+ * The whole-school figures per student (`student_positions`, decision 0058): the dashboard's cards,
+ * the charts' outstanding by class and the defaulters lists read these rows, one narrow row per
+ * student, instead of picking every student's position out of the running balances on each read
+ * (at 60,000 students that was three statements of 0.1–0.4 s each, after every write).
+ *
+ * Writes never touch them: triggers mark the students whose inputs changed (migration 0037), and
+ * `ensurePositions`, called by every reader first, recomputes the marked rows with the very
+ * statement a full build runs, restricted to them. A month or a session change rebuilds the school.
+ */
+
+/** The columns of a row, in the order `positionRows` selects them. */
+const COLUMNS = [
+  'student_id',
+  'active',
+  'session_id',
+  'closed',
+  'class_name',
+  'section',
+  'roll_number',
+  'first_key',
+  'start_key',
+  'due_months',
+  'tuition_paise',
+  'bus_paise',
+  'tuition_mask',
+  'bus_mask',
+  'monthly_owed',
+  'yearly_owed',
+  'carried_owed',
+  'owed',
+  'expected_now',
+  'yearly_potential',
+  'bus_paid_active',
+  'month_paid',
+  'paid_last',
+  'revenue',
+  'month_income',
+] as const;
+
+const sessionHolding = (schoolId: string, month: string) =>
+  sql`select id from academic_sessions where school_id = ${schoolId} and to_char(start_date, 'YYYY-MM') <= ${month} and to_char(end_date, 'YYYY-MM') >= ${month}`;
+
+/**
+ * Every student's row at `month` (or the named students'), as one SELECT of `COLUMNS`:
+ * - the position (ruling 6) of an active student, as `positionsCte` picks it: owed till the month,
+ *   its monthly, yearly and carried parts, this month's tuition and bus, the yearly heads' total;
+ * - from the running balances of any student: bus fee received in the active session, what tuition
+ *   and bus lines brought for this month in every session holding it, and whether the student was
+ *   Paid for last month in the session holding it (the active one first): every head expected of
+ *   them recorded and at least one;
+ * - from the ledger: every live receipt but those paid from credit and opening entries, plus credit
+ *   received (ruling 27), and the lines dated this month of live, non-opening receipts.
+ */
+export function positionRows(schoolId: string, month: string, studentIds?: readonly string[]): SQL {
+  const lastMonth = previousMonthKey(`${month}-01`);
+  const bounds = monthBounds(month);
+  const only = (column: SQL) => (studentIds ? sql` and ${column} = any(${uuidArray(studentIds)}::uuid[])` : sql``);
+  const lastMonthBit = (mask: SQL) =>
+    sql`(${mask} >> ((${Number(lastMonth.slice(0, 4)) * 12 + Number(lastMonth.slice(5, 7))}) - (substr(lm.first_key, 1, 4)::int * 12 + substr(lm.first_key, 6, 2)::int))) & 1 = 1`;
+  return sql`
+    with ${positionsCte(schoolId, month, studentIds)},
+    cur as (${sessionHolding(schoolId, month)}),
+    lm as (
+      select id, to_char(start_date, 'YYYY-MM') as first_key from academic_sessions
+      where school_id = ${schoolId} and to_char(start_date, 'YYYY-MM') <= ${lastMonth} and to_char(end_date, 'YYYY-MM') >= ${lastMonth}
+      order by is_active desc, start_date desc limit 1
+    ),
+    bal as (
+      select p.student_id,
+             coalesce(sum(p.bus_paid) filter (where p.session_id = (select id from act)), 0) as bus_paid_active,
+             coalesce(sum(${monthStep(sql`p.monthly_paid`, sql`${month}::text`)}) filter (where p.session_id in (select id from cur)), 0) as month_paid,
+             coalesce(bool_or(lm.id is not null
+               and (${lastMonthBit(sql`p.tuition_mask`)} or ${lastMonthBit(sql`p.bus_mask`)})
+               and (${lastMonthBit(sql`p.tuition_mask`)} or p.tuition_paise = 0)
+               and (${lastMonthBit(sql`p.bus_mask`)} or p.bus_paise = 0)), false) as paid_last
+      from student_session_balances p
+      left join lm on lm.id = p.session_id
+      where p.school_id = ${schoolId}${only(sql`p.student_id`)}
+        and (p.session_id = (select id from act) or p.session_id in (select id from cur) or p.session_id in (select id from lm))
+      group by p.student_id
+    ),
+    rev as (
+      select student_id, sum(total_paise) as amount from receipts
+      where school_id = ${schoolId}${only(sql`student_id`)} and status = 'live' and payment_mode <> 'credit' and source <> 'opening'
+      group by student_id
+    ),
+    credit as (
+      select student_id, sum(amount_paise) as amount from student_credit_entries
+      where school_id = ${schoolId}${only(sql`student_id`)} and kind <> 'applied'
+      group by student_id
+    ),
+    income as (
+      select l.student_id, sum(l.amount_paise) as amount from receipt_lines l
+      where l.school_id = ${schoolId}${only(sql`l.student_id`)} and l.paid_on between ${bounds.from}::date and ${bounds.to}::date and ${isIncome(schoolId)}
+      group by l.student_id
+    )
+    select s.id as student_id,
+           pos.id is not null as active,
+           pos.session_id,
+           coalesce(pos.closed, false) as closed,
+           coalesce(pos.class_name, s.class_name) as class_name,
+           coalesce(pos.section, s.section) as section,
+           coalesce(pos.roll_number, s.roll_number) as roll_number,
+           pos.first_key,
+           pos.start_key,
+           coalesce(pos.due_months, 0) as due_months,
+           coalesce(pos.tuition, 0) as tuition_paise,
+           coalesce(pos.bus, 0) as bus_paise,
+           coalesce(pos.t_mask, 0) as tuition_mask,
+           coalesce(pos.b_mask, 0) as bus_mask,
+           coalesce(pos.monthly_owed, 0) as monthly_owed,
+           coalesce(pos.yearly_owed, 0) as yearly_owed,
+           coalesce(pos.carried_owed, 0) as carried_owed,
+           coalesce(pos.owed, 0) as owed,
+           coalesce(pos.expected_now, 0) as expected_now,
+           case when pos.session_id is not null and not pos.closed then pos.yearly_total else 0 end as yearly_potential,
+           coalesce(bal.bus_paid_active, 0) as bus_paid_active,
+           coalesce(bal.month_paid, 0) as month_paid,
+           coalesce(bal.paid_last, false) and s.status = 'active' as paid_last,
+           coalesce(rev.amount, 0) + coalesce(credit.amount, 0) as revenue,
+           coalesce(income.amount, 0) as month_income
+    from students s
+    left join pos on pos.id = s.id
+    left join bal on bal.student_id = s.id
+    left join rev on rev.student_id = s.id
+    left join credit on credit.student_id = s.id
+    left join income on income.student_id = s.id
+    where s.school_id = ${schoolId}${only(sql`s.id`)}`;
+}
+
+/** Past this many marked students, a rebuild of the whole school is cheaper than a lookup per student. */
+const REBUILD_OVER = 10_000;
+
+const insertRows = (schoolId: string, month: string, studentIds?: readonly string[]) => sql`
+  insert into student_positions (school_id, ${sql.raw(COLUMNS.join(', '))})
+  select ${schoolId}::uuid, r.* from (${positionRows(schoolId, month, studentIds)}) r`;
+
+/** The advisory lock that lets one reader at a time bring a school's rows up to date. */
+const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions-school:${schoolId}`}, 0)`;
+
+/** The mark a change to the school's sessions leaves (migration 0037): every row is rebuilt. */
+export const WHOLE_SCHOOL = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Makes the school's `student_positions` those of `month` with every write committed so far in
+ * view: nothing to do when the rows are of that month and no student is marked (one small read);
+ * the marked students' rows recomputed otherwise, or every row on a new month or session change.
+ *
+ * The marks are cleared in a statement of their own BEFORE the rows are recomputed, so the
+ * recompute, a later statement, reads every write whose mark it cleared. A mark a writer still in
+ * flight holds is passed over (SKIP LOCKED), never waited for, so a reader and a writer that marks
+ * students one after another cannot deadlock; its student is recomputed all the same (an earlier,
+ * committed write may have left the mark) and the mark stays for the next reader, who will see the
+ * write in flight once it commits.
+ */
+export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: string; month: string }): Promise<void> {
+  const [state] = rowsOf<{ month_key: string | null; marked: boolean }>(
+    await db.execute(sql`
+      select (select month_key from school_positions where school_id = ${schoolId}) as month_key,
+             exists (select 1 from student_position_marks where school_id = ${schoolId}) as marked`),
+  );
+  if (state?.month_key === month && !state.marked) return;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)})`);
+    const [built] = rowsOf<{ month_key: string | null }>(await tx.execute(sql`select month_key from school_positions where school_id = ${schoolId}`));
+    const cleared = rowsOf<{ student_id: string }>(
+      await tx.execute(sql`
+        delete from student_position_marks m
+        where m.school_id = ${schoolId}
+          and m.student_id in (select student_id from student_position_marks where school_id = ${schoolId} for update skip locked)
+        returning m.student_id`),
+    );
+    const held = rowsOf<{ student_id: string }>(await tx.execute(sql`select student_id from student_position_marks where school_id = ${schoolId}`));
+    const ids = [...new Set([...cleared, ...held].map((r) => r.student_id))];
+    if (built?.month_key === month && ids.length <= REBUILD_OVER && !ids.includes(WHOLE_SCHOOL)) {
+      if (ids.length === 0) return;
+      await tx.execute(sql`delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[])`);
+      await tx.execute(insertRows(schoolId, month, ids));
+      return;
+    }
+    await tx.execute(sql`delete from student_positions where school_id = ${schoolId}`);
+    await tx.execute(insertRows(schoolId, month));
+    await tx.execute(sql`
+      insert into school_positions (school_id, month_key, built_at) values (${schoolId}, ${month}, now())
+      on conflict (school_id) do update set month_key = excluded.month_key, built_at = excluded.built_at`);
+  });
+}
+
+export interface PositionDifference {
+  schoolId: string;
+  studentId: string;
+  field: string;
+  stored: string;
+  recomputed: string;
+}
+
+/**
+ * verify-ledger's check of these rows: brought up to date as a reader would, then compared field by
+ * field with a fresh computation at the same month. A difference means a write changed an input
+ * without marking the student (a table the triggers do not cover).
+ */
+export async function verifySchoolPositions(db: Db, schoolId: string, month: string): Promise<{ rows: number; differences: PositionDifference[] }> {
+  await ensurePositions(db, { schoolId, month });
+  const [stored, fresh] = await Promise.all([
+    db.execute(sql`select ${sql.raw(COLUMNS.join(', '))} from student_positions where school_id = ${schoolId}`),
+    db.execute(positionRows(schoolId, month)),
+  ]);
+  const key = (rows: unknown) => new Map(rowsOf<Record<string, unknown>>(rows).map((r) => [String(r.student_id), r]));
+  const a = key(stored);
+  const b = key(fresh);
+  const differences: PositionDifference[] = [];
+  for (const studentId of new Set([...a.keys(), ...b.keys()])) {
+    const s = a.get(studentId);
+    const r = b.get(studentId);
+    if (!s || !r) {
+      differences.push({ schoolId, studentId, field: 'row', stored: s ? 'present' : '(missing)', recomputed: r ? 'present' : '(missing)' });
+      continue;
+    }
+    for (const field of COLUMNS) {
+      const x = s[field] === null || s[field] === undefined ? '' : String(s[field]);
+      const y = r[field] === null || r[field] === undefined ? '' : String(r[field]);
+      if (x !== y) differences.push({ schoolId, studentId, field, stored: x, recomputed: y });
+    }
+  }
+  return { rows: b.size, differences };
+}
+
+/**
+ * A common table `pos` over the school's stored rows (brought up to date first with
+ * `ensurePositions`), one row per active student under the names `positionsCte`'s `pos` gives the
+ * same figures: id, session_id, name, status, parent_phone, mobile_number, class_name, section,
+ * roll_number, closed, first_key, start_key, due_months, tuition, bus, t_mask, b_mask, monthly_owed,
+ * yearly_owed, carried_owed, owed. Lists of the whole school (the defaulters) read it instead of
+ * computing every student's position again.
+ */
+export const storedPositionsCte = (schoolId: string): SQL => sql`
+  pos as (
+    select ps.student_id as id, ps.session_id, s.name, s.status, s.parent_phone, s.mobile_number,
+           ps.class_name, ps.section, ps.roll_number, ps.closed, ps.first_key, ps.start_key, ps.due_months,
+           ps.tuition_paise as tuition, ps.bus_paise as bus, ps.tuition_mask as t_mask, ps.bus_mask as b_mask,
+           ps.monthly_owed, ps.yearly_owed, ps.carried_owed, ps.owed
+    from student_positions ps
+    join students s on s.school_id = ${schoolId} and s.id = ps.student_id
+    where ps.school_id = ${schoolId} and ps.active
+  )`;
