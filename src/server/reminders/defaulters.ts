@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { classRank } from '../reports/sql';
 import { ensurePositions, storedPositionsCte } from '../stats/student-positions';
 
 export interface Defaulter {
@@ -29,7 +28,7 @@ export async function listDefaulters(db: Db, { schoolId, asOfMonth, className, s
       where p.owed > 0
         ${className ? sql`and lower(p.class_name) = lower(${className})` : sql``}
         ${section ? sql`and upper(p.section) = upper(${section})` : sql``}
-      order by ${classRank(sql`p.class_name`)}, p.section, p.roll_number, p.name`),
+      order by p.class_rank, p.section, p.roll_number, p.name`),
   );
   return rows.map((r) => ({ id: r.id, name: r.name, className: r.class_name, section: r.section, rollNumber: Number(r.roll_number), owedPaise: paise(Number(r.owed)) }));
 }

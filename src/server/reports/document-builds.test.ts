@@ -193,7 +193,7 @@ describe('report answers', () => {
         expect(doc.summary.find((f) => f.label === 'Total pending')?.value).toBe('30800.00');
       }
       return rowsOf<{ generic: number; custom: number }>(
-        await tx.execute(sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%owing as (select * from pos%' order by statement`),
+        await tx.execute(sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like '%p.due_mask::text as due_mask%' order by statement`),
       );
     });
     // one statement per sort, each run twice, never planned for a run's values

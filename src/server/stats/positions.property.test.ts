@@ -127,6 +127,8 @@ describe('school figures and fee status agree for random ledgers', () => {
         let monthlyPaid = 0;
         let busPaid = 0;
         let sessionOutstanding = 0;
+        // the months each student owes with nothing recorded, as the Pending Fees report counts them
+        const monthsDue = new Map<string, number>();
         for (const row of rows) {
           const out = (await api.get(`/api/students/${row.id}/outstanding-fees`)).json();
           const status = (await api.get(`/api/students/${row.id}/fee-status`)).json();
@@ -138,6 +140,12 @@ describe('school figures and fee status agree for random ledgers', () => {
           monthlyPaid += P(status.account.monthlyPaid);
           busPaid += status.account.months.reduce((s: number, m: { bus: { paid: string } }) => s + P(m.bus.paid), 0);
           sessionOutstanding += P(status.ledger.outstandingTillDate);
+          type Head = { expected: string; recorded: boolean };
+          const unrecorded = (h: Head) => P(h.expected) > 0 && !h.recorded;
+          monthsDue.set(
+            row.name,
+            status.account.months.filter((m: { key: string; tuition: Head; bus: Head }) => m.key <= '2026-11' && (unrecorded(m.tuition) || unrecorded(m.bus))).length,
+          );
         }
 
         // the whole school at once
@@ -162,6 +170,9 @@ describe('school figures and fee status agree for random ledgers', () => {
         const pending = (await api.get('/api/reports/pending-fees')).json();
         expect(pending.tables[0].totals.total).toBe(stats.pendingFees);
         expect(pending.tables[0].rows).toHaveLength(withDues);
+        for (const r of pending.tables[0].rows as Array<{ name: string; monthsDue: string }>) {
+          expect(Number(/\((\d+)\)$/.exec(r.monthsDue)?.[1] ?? 0), `${r.name}: ${r.monthsDue}`).toBe(monthsDue.get(r.name));
+        }
         // and the rows the marks kept equal a build from scratch, field by field
         expect((await verifySchoolPositions(db, schoolId, '2026-11')).differences).toEqual([]);
       }),

@@ -20,9 +20,13 @@ CREATE TABLE "student_positions" (
 	"class_name" text NOT NULL,
 	"section" text NOT NULL,
 	"roll_number" integer NOT NULL,
+	"name" text NOT NULL,
+	"phone" text NOT NULL,
+	"class_rank" integer NOT NULL,
 	"first_key" text,
 	"start_key" text,
 	"due_months" integer NOT NULL,
+	"due_mask" bigint NOT NULL,
 	"tuition_paise" bigint NOT NULL,
 	"bus_paise" bigint NOT NULL,
 	"tuition_mask" bigint NOT NULL,
@@ -44,6 +48,8 @@ CREATE TABLE "student_positions" (
 ALTER TABLE "school_positions" ADD CONSTRAINT "school_positions_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "student_positions" ADD CONSTRAINT "student_positions_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "student_positions" ADD CONSTRAINT "student_positions_student_id_students_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."students"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "student_positions_owing_idx" ON "student_positions" USING btree ("school_id","class_rank","section","roll_number","name") WHERE "student_positions"."active" and "student_positions"."owed" > 0;
+--> statement-breakpoint
 -- Decision 0058: every change to what a student's whole-school figures are read from marks the
 -- student; the next reader of those figures recomputes the marked rows. A mark that exists is
 -- updated, not skipped: the update holds its row until the writer commits, so a reader clearing the
