@@ -209,6 +209,9 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
       await tx.execute(insertRows(schoolId, month, ids));
       return false;
     }
+    // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
+    // fit the default 4 MB, and the sorted plan PostgreSQL chose instead read the receipts in index order: 1.6 s)
+    await tx.execute(sql`set local work_mem = '64MB'`);
     await tx.execute(sql`delete from student_positions where school_id = ${schoolId}`);
     await tx.execute(insertRows(schoolId, month));
     await tx.execute(sql`

@@ -46,8 +46,6 @@ CREATE TABLE "student_positions" (
 );
 --> statement-breakpoint
 ALTER TABLE "school_positions" ADD CONSTRAINT "school_positions_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "student_positions" ADD CONSTRAINT "student_positions_school_id_schools_id_fk" FOREIGN KEY ("school_id") REFERENCES "public"."schools"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "student_positions" ADD CONSTRAINT "student_positions_student_id_students_id_fk" FOREIGN KEY ("student_id") REFERENCES "public"."students"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "student_positions_owing_idx" ON "student_positions" USING btree ("school_id","class_rank","section","roll_number","name") WHERE "student_positions"."active" and "student_positions"."owed" > 0;
 --> statement-breakpoint
 -- Decision 0058: every change to what a student's whole-school figures are read from marks the
