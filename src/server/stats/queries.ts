@@ -50,7 +50,7 @@ export interface SchoolStats {
 }
 
 /**
- * Every figure of the Students tab cards (operations §2, §3 School stats): sums over the school's
+ * Every figure of the Students tab cards (operations §2, §3 School stats): the school's totals of its
  * `student_positions` (decision 0058), brought up to date with every write first, beside the
  * expenses of the session.
  */
@@ -67,20 +67,13 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
   };
   const [[session, expenseRows], figures] = await Promise.all([
     sessionAndExpenses(),
+    // the cards are the school's totals of its rows (decision 0058), one row to read once they are up to date
     ensurePositions(db, { schoolId, month: currentMonth }).then(() =>
       db.execute(sql`
-        select count(*) filter (where active)::int as total_students,
-               coalesce(sum(owed), 0)::text as pending_fees,
-               count(*) filter (where active and owed > 0)::int as pending_students,
-               coalesce(sum(carried_owed), 0)::text as carried,
-               coalesce(sum(expected_now), 0)::text as expected_now,
-               coalesce(sum(yearly_potential), 0)::text as yearly_potential,
-               coalesce(sum(revenue), 0)::text as total_revenue,
-               coalesce(sum(month_income), 0)::text as month_income,
-               coalesce(sum(bus_paid_active), 0)::text as bus,
-               coalesce(sum(month_paid), 0)::text as month_paid,
-               count(*) filter (where paid_last)::int as paid
-        from student_positions where school_id = ${schoolId}`),
+        select total_students, pending_fees::text as pending_fees, pending_students, carried_owed::text as carried,
+               expected_now::text as expected_now, yearly_potential::text as yearly_potential, revenue::text as total_revenue,
+               month_income::text as month_income, bus_paid_active::text as bus, month_paid::text as month_paid, paid_last as paid
+        from school_positions where school_id = ${schoolId}`),
     ),
   ]);
   const f = rowsOf<Record<string, unknown>>(figures)[0] ?? {};

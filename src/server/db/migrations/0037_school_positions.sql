@@ -1,7 +1,18 @@
 CREATE TABLE "school_positions" (
 	"school_id" uuid PRIMARY KEY NOT NULL,
 	"month_key" text,
-	"built_at" timestamp with time zone DEFAULT now() NOT NULL
+	"built_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"total_students" integer DEFAULT 0 NOT NULL,
+	"pending_fees" bigint DEFAULT 0 NOT NULL,
+	"pending_students" integer DEFAULT 0 NOT NULL,
+	"carried_owed" bigint DEFAULT 0 NOT NULL,
+	"expected_now" bigint DEFAULT 0 NOT NULL,
+	"yearly_potential" bigint DEFAULT 0 NOT NULL,
+	"revenue" bigint DEFAULT 0 NOT NULL,
+	"month_income" bigint DEFAULT 0 NOT NULL,
+	"bus_paid_active" bigint DEFAULT 0 NOT NULL,
+	"month_paid" bigint DEFAULT 0 NOT NULL,
+	"paid_last" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "student_position_marks" (

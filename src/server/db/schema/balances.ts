@@ -174,6 +174,21 @@ export const schoolPositions = pgTable('school_positions', {
     .references(() => schools.id, { onDelete: 'cascade' }),
   monthKey: text('month_key'),
   builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * The school's sums of its rows, what the dashboard's cards show: set by a full build and moved by
+   * each recompute by what its rows were and are now (`ensurePositions`), so the cards read one row
+   */
+  totalStudents: integer('total_students').notNull().default(0),
+  pendingFees: bigint('pending_fees', { mode: 'number' }).notNull().default(0),
+  pendingStudents: integer('pending_students').notNull().default(0),
+  carriedOwed: bigint('carried_owed', { mode: 'number' }).notNull().default(0),
+  expectedNow: bigint('expected_now', { mode: 'number' }).notNull().default(0),
+  yearlyPotential: bigint('yearly_potential', { mode: 'number' }).notNull().default(0),
+  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+  monthIncome: bigint('month_income', { mode: 'number' }).notNull().default(0),
+  busPaidActive: bigint('bus_paid_active', { mode: 'number' }).notNull().default(0),
+  monthPaid: bigint('month_paid', { mode: 'number' }).notNull().default(0),
+  paidLast: integer('paid_last').notNull().default(0),
 });
 
 /** Students whose `student_positions` row is out of date, written by triggers (migration 0037). */
