@@ -262,6 +262,8 @@ async function freshStatistics(db: Db): Promise<void> {
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local lock_timeout = '200ms'`);
       await tx.execute(sql`analyze student_positions`);
+      // inside a caller's transaction this is a savepoint, whose setting would outlive it
+      await tx.execute(sql`set local lock_timeout to default`);
     });
   } catch (error) {
     // lock_not_available: the table's statistics are being refreshed by someone else anyway
