@@ -120,6 +120,13 @@ function cardsOf(s: SchoolStats | undefined): CardSpec[] {
   ];
 }
 
+/**
+ * A long amount a size smaller, so it is read whole instead of cut: a card is about 160 px wide for
+ * its figure at 1280 px (four columns) and 140 px on a phone; "₹31,46,252.00" fits at 18 px and a
+ * crore figure such as "₹4,98,39,14,454.00" at 14 px.
+ */
+const valueSize = (value: string) => (value.length > 15 ? 'text-sm' : value.length > 12 ? 'text-base sm:text-lg' : 'text-base sm:text-xl');
+
 function StatCards({ stats }: { stats: SchoolStats | undefined }) {
   // two columns even on a phone, so the eight figures fit on one screen; icons from 640 px up
   return (
@@ -132,7 +139,7 @@ function StatCards({ stats }: { stats: SchoolStats | undefined }) {
             </span>
             <div className="min-w-0">
               <p className="text-xs font-medium text-muted-foreground">{c.label}</p>
-              <p className="truncate text-base font-semibold tabular-nums sm:text-xl" title={c.value}>
+              <p className={`truncate font-semibold tabular-nums ${valueSize(c.value)}`} title={c.value}>
                 {c.value}
               </p>
               <p className="text-xs text-muted-foreground">{c.hint}</p>
