@@ -29,7 +29,8 @@ import { uuidArray } from '../lib/sql-sets';
  * (student_id, p_admission, p_exam, p_books, p_uniform, p_misc, received) for the yearly heads.
  */
 
-const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
+/** A month key's ordinal (year × 12 + month), in SQL. */
+export const monthIndex = (key: SQL) => sql`(substr(${key}, 1, 4)::int * 12 + substr(${key}, 6, 2)::int)`;
 
 /**
  * The concessions of one month (`key`) of a `pos` row `p` on its heads not yet paid (issue 16): the

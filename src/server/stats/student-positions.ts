@@ -5,7 +5,7 @@ import { pgCode } from '../lib/pg-errors';
 import { rowsOf } from '../lib/sql-rows';
 import { uuidArray } from '../lib/sql-sets';
 import { classRank, isIncome } from '../reports/sql';
-import { monthStep, positionsCte } from './positions';
+import { monthIndex, monthStep, positionsCte } from './positions';
 
 /**
  * The whole-school figures per student (`student_positions`, decision 0058): the dashboard's cards,
@@ -70,7 +70,7 @@ export function positionRows(schoolId: string, month: string, studentIds?: reado
   const bounds = monthBounds(month);
   const only = (column: SQL) => (studentIds ? sql` and ${column} = any(${uuidArray(studentIds)}::uuid[])` : sql``);
   const lastMonthBit = (mask: SQL) =>
-    sql`(${mask} >> ((${Number(lastMonth.slice(0, 4)) * 12 + Number(lastMonth.slice(5, 7))}) - (substr(lm.first_key, 1, 4)::int * 12 + substr(lm.first_key, 6, 2)::int))) & 1 = 1`;
+    sql`(${mask} >> (${monthIndex(sql`${lastMonth}::text`)} - ${monthIndex(sql`lm.first_key`)})) & 1 = 1`;
   return sql`
     with ${positionsCte(schoolId, month, studentIds)},
     cur as (${sessionHolding(schoolId, month)}),
@@ -154,7 +154,7 @@ export function positionRows(schoolId: string, month: string, studentIds?: reado
  * session's months are in its carried balance, not listed. The Pending Fees report writes them as
  * "Apr–Jun 2026 (3)".
  */
-const fromIdx = sql`((substr(pos.start_key, 1, 4)::int * 12 + substr(pos.start_key, 6, 2)::int) - (substr(pos.first_key, 1, 4)::int * 12 + substr(pos.first_key, 6, 2)::int))`;
+const fromIdx = sql`(${monthIndex(sql`pos.start_key`)} - ${monthIndex(sql`pos.first_key`)})`;
 const dueMask = sql`case when pos.id is null or pos.closed or pos.first_key is null or pos.due_months <= 0 then 0::bigint
   else ((case when pos.tuition > 0 then ~pos.t_mask else 0::bigint end) | (case when pos.bus > 0 then ~pos.b_mask else 0::bigint end))
      & (case when ${fromIdx} + pos.due_months >= 63 then (-1::bigint) << ${fromIdx}

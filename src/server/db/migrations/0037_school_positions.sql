@@ -65,37 +65,20 @@ CREATE INDEX "student_positions_owing_idx" ON "student_positions" USING btree ("
 -- marks passes over it (SKIP LOCKED) and it stays for the next reader, who sees the write (a skipped
 -- conflict would let a reader clear the mark, read the rows before the write commits, and keep them
 -- stale). Writers never wait for readers' locks but a cleared mark's, so no reader and writer deadlock.
-CREATE FUNCTION positions_mark_new_rows() RETURNS trigger AS $$
+-- each trigger names its transition table "changed" (the new rows, or the old ones of a delete)
+CREATE FUNCTION positions_mark_rows() RETURNS trigger AS $$
 BEGIN
   INSERT INTO student_position_marks (school_id, student_id)
-  SELECT DISTINCT school_id, student_id FROM new_rows
+  SELECT DISTINCT school_id, student_id FROM changed
   ON CONFLICT (school_id, student_id) DO UPDATE SET marked_at = excluded.marked_at;
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE FUNCTION positions_mark_old_rows() RETURNS trigger AS $$
+CREATE FUNCTION positions_mark_students() RETURNS trigger AS $$
 BEGIN
   INSERT INTO student_position_marks (school_id, student_id)
-  SELECT DISTINCT school_id, student_id FROM old_rows
-  ON CONFLICT (school_id, student_id) DO UPDATE SET marked_at = excluded.marked_at;
-  RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
---> statement-breakpoint
-CREATE FUNCTION positions_mark_new_students() RETURNS trigger AS $$
-BEGIN
-  INSERT INTO student_position_marks (school_id, student_id)
-  SELECT DISTINCT school_id, id FROM new_rows
-  ON CONFLICT (school_id, student_id) DO UPDATE SET marked_at = excluded.marked_at;
-  RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
---> statement-breakpoint
-CREATE FUNCTION positions_mark_old_students() RETURNS trigger AS $$
-BEGIN
-  INSERT INTO student_position_marks (school_id, student_id)
-  SELECT DISTINCT school_id, id FROM old_rows
+  SELECT DISTINCT school_id, id FROM changed
   ON CONFLICT (school_id, student_id) DO UPDATE SET marked_at = excluded.marked_at;
   RETURN NULL;
 END;
@@ -112,33 +95,33 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE TRIGGER students_positions_insert AFTER INSERT ON students REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_students();
+CREATE TRIGGER students_positions_insert AFTER INSERT ON students REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_students();
 --> statement-breakpoint
-CREATE TRIGGER students_positions_update AFTER UPDATE ON students REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_students();
+CREATE TRIGGER students_positions_update AFTER UPDATE ON students REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_students();
 --> statement-breakpoint
-CREATE TRIGGER students_positions_delete AFTER DELETE ON students REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_old_students();
+CREATE TRIGGER students_positions_delete AFTER DELETE ON students REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_students();
 --> statement-breakpoint
-CREATE TRIGGER session_balances_positions_insert AFTER INSERT ON student_session_balances REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER session_balances_positions_insert AFTER INSERT ON student_session_balances REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER session_balances_positions_update AFTER UPDATE ON student_session_balances REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER session_balances_positions_update AFTER UPDATE ON student_session_balances REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER session_balances_positions_delete AFTER DELETE ON student_session_balances REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_old_rows();
+CREATE TRIGGER session_balances_positions_delete AFTER DELETE ON student_session_balances REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER student_balances_positions_insert AFTER INSERT ON student_balances REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER student_balances_positions_insert AFTER INSERT ON student_balances REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER student_balances_positions_update AFTER UPDATE ON student_balances REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER student_balances_positions_update AFTER UPDATE ON student_balances REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER student_balances_positions_delete AFTER DELETE ON student_balances REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_old_rows();
+CREATE TRIGGER student_balances_positions_delete AFTER DELETE ON student_balances REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
 -- a receipt's lines are written with it and never after (migration 0004): the receipt's mark covers them
-CREATE TRIGGER receipts_positions_insert AFTER INSERT ON receipts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER receipts_positions_insert AFTER INSERT ON receipts REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER receipts_positions_update AFTER UPDATE ON receipts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER receipts_positions_update AFTER UPDATE ON receipts REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER credit_entries_positions_insert AFTER INSERT ON student_credit_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER credit_entries_positions_insert AFTER INSERT ON student_credit_entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER credit_entries_positions_update AFTER UPDATE ON student_credit_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_new_rows();
+CREATE TRIGGER credit_entries_positions_update AFTER UPDATE ON student_credit_entries REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
-CREATE TRIGGER credit_entries_positions_delete AFTER DELETE ON student_credit_entries REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_old_rows();
+CREATE TRIGGER credit_entries_positions_delete AFTER DELETE ON student_credit_entries REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION positions_mark_rows();
 --> statement-breakpoint
 CREATE TRIGGER sessions_positions_change AFTER INSERT OR UPDATE OR DELETE ON academic_sessions FOR EACH ROW EXECUTE FUNCTION positions_mark_school();
