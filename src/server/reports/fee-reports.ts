@@ -21,7 +21,7 @@ import type { SessionRow } from '../fees/queries';
  */
 
 type Row = Record<string, unknown>;
-const keysArray = (keys: string[]) => `{${keys.join(',')}}`;
+const keysArray = (keys: readonly string[]) => `{${keys.join(',')}}`;
 
 /**
  * The months of a stored month mask (a bigint's text; bit k: the session's month k) as month
@@ -145,22 +145,30 @@ function moneyLines(m: { received: number; advance: number; other: number; arrea
   ];
 }
 
+/**
+ * The statement of `sessionByClass`: every student of the session worked out once (`recon` carries
+ * the class and section), grouped. Exported for the test that holds it to one pass over the balances.
+ */
+export function sessionByClassStatement(schoolId: string, sessionId: string, asOf: string, bySection: boolean): SQL {
+  const group = bySection ? sql`r.class_name, r.section` : sql`r.class_name`;
+  return sql`
+    with ${sessionPositionsCte(schoolId, sessionId, asOf)},
+    ${reconcileCtes()}
+    select ${group}, count(*)::int as students,
+           count(*) filter (where r.status = 'passout')::int as left_school,
+           count(*) filter (where r.session_owed > 0)::int as with_dues,
+           sum(r.due)::text as due, sum(r.concession)::text as concession, sum(r.received)::text as received,
+           sum(r.session_owed)::text as outstanding, sum(r.advance)::text as advance, sum(r.other)::text as other
+    from recon r
+    group by ${group}
+    order by ${classRank(sql`r.class_name`)}${bySection ? sql`, r.section` : sql``}`;
+}
+
 /** Per class (and section) of a session: due, concession, received, outstanding, advance and other fees, and the arrears of its dates. */
 async function sessionByClass(ctx: ReportContext, session: SessionRow, asOf: string, bySection: boolean) {
   const { db, schoolId } = ctx;
-  const group = bySection ? sql`p.class_name, p.section` : sql`p.class_name`;
   const [rows, arrears] = await Promise.all([
-    db.execute(sql`
-      with ${sessionPositionsCte(schoolId, session.id, asOf)},
-      ${reconcileCtes()}
-      select ${group}, count(*)::int as students,
-             count(*) filter (where p.status = 'passout')::int as left_school,
-             count(*) filter (where p.session_owed > 0)::int as with_dues,
-             sum(r.due)::text as due, sum(r.concession)::text as concession, sum(r.received)::text as received,
-             sum(p.session_owed)::text as outstanding, sum(r.advance)::text as advance, sum(r.other)::text as other
-      from pos p join recon r on r.student_id = p.id
-      group by ${group}
-      order by ${classRank(sql`p.class_name`)}${bySection ? sql`, p.section` : sql``}`),
+    db.execute(sessionByClassStatement(schoolId, session.id, asOf, bySection)),
     db.execute(sql`select ${arrearsCollected(schoolId, session.startDate, session.endDate)}::text as amount`),
   ]);
   const list = rowsOf<Row>(rows);
@@ -177,11 +185,51 @@ const feeColumn = (h: YearlyHead) => sql.raw(`${h === 'admission' ? 'yearly' : h
  */
 function splitYearlyColumns(): SQL {
   const whole = sql.join(YEARLY_HEADS.map((h) => sql`coalesce(fs.${feeColumn(h)}, 0)`), sql` + `);
-  const got = sql.join(YEARLY_HEADS.map((h) => sql`least(coalesce(pd.${sql.raw(`p_${h}`)}, 0), coalesce(fs.${feeColumn(h)}, 0))`), sql` + `);
+  const got = sql.join(YEARLY_HEADS.map((h) => sql`least(coalesce(pos.${sql.raw(`p_${h}`)}, 0), coalesce(fs.${feeColumn(h)}, 0))`), sql` + `);
   const split = sql`pos.ysplit_due is not null and pos.first_key <= pos.due_key`;
   return sql`coalesce(sum(pos.ysplit_due - (${whole})) filter (where ${split}), 0)::text as s_due,
     coalesce(sum(coalesce(pos.ysplit_granted, 0) - pos.y_granted) filter (where ${split}), 0)::text as s_granted,
     coalesce(sum(coalesce(pos.ysplit_received, 0) - (${got})) filter (where ${split}), 0)::text as s_received`;
+}
+
+/** The Yearly Report's months: due, concession, received and outstanding of each month of the session. */
+export function yearlyMonthsStatement(schoolId: string, sessionId: string, asOf: string, keys: readonly string[]): SQL {
+  return sql`
+      with ${sessionPositionsCte(schoolId, sessionId, asOf)},
+      months as (select unnest(${keysArray(keys)}::text[]) as key)
+      -- a month counts for a student up to their horizon; after it, only while the session is open for them (advance);
+      -- each figure is the month's step of a running sum the balances store, never the ledger (decision 0041)
+      -- each student's months are a lateral list of theirs, so pos is worked out once (never once per month)
+      select m.key, (m.key <= ${asOf}) as is_due,
+             coalesce(sum(p.tuition + p.bus), 0)::text as due,
+             coalesce(sum(${monthStep(sql`p.discount_by_month`, sql`m.key`)} + ${grantedInMonth(sql`m.key`)}), 0)::text as concession,
+             coalesce(sum(${monthStep(sql`p.applied_by_month`, sql`m.key`)}), 0)::text as received,
+             coalesce(sum(${monthStep(sql`p.owed_by_month`, sql`m.key`)}), 0)::text as outstanding
+      from pos p
+      cross join lateral (select k.key from months k where k.key >= p.start_key and (k.key <= p.due_key or (not p.closed and k.key > ${asOf}))) m
+      group by m.key
+      order by m.key`;
+}
+
+/** The Yearly Report's yearly heads: due, received and outstanding of each, and the part not yet due under a plan. */
+export function yearlyHeadsStatement(schoolId: string, sessionId: string, asOf: string): SQL {
+  return sql`
+      with ${sessionPositionsCte(schoolId, sessionId, asOf)}
+      select
+        ${sql.join(
+          YEARLY_HEADS.map((h) => {
+            const column = feeColumn(h);
+            const paid = sql.raw(`p_${h}`);
+            return sql`coalesce(sum(fs.${column}) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`e_${h}`)},
+                       coalesce(sum(least(coalesce(pos.${paid}, 0), coalesce(fs.${column}, 0))) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`c_${h}`)},
+                       coalesce(sum(greatest(coalesce(fs.${column}, 0) - coalesce(pos.${paid}, 0), 0)) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`o_${h}`)}`;
+          }),
+          sql`, `,
+        )},
+        coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted,
+        ${splitYearlyColumns()}
+      from pos
+      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name`;
 }
 
 /** Yearly Report: the session month by month (due, concession, received, outstanding) and its yearly fees by head. */
@@ -191,38 +239,8 @@ export async function yearlyReport(ctx: ReportContext, { academicYear }: { acade
   const asOf = horizonOf(session, ctx.today);
   const keys = sessionMonths(session.startDate, session.endDate).map((m) => m.key);
   const [monthRows, headRows, whole] = await Promise.all([
-    db.execute(sql`
-      with ${sessionPositionsCte(schoolId, session.id, asOf)},
-      months as (select unnest(${keysArray(keys)}::text[]) as key)
-      -- a month counts for a student up to their horizon; after it, only while the session is open for them (advance);
-      -- each figure is the month's step of a running sum the balances store, never the ledger (decision 0041)
-      select m.key, (m.key <= ${asOf}) as is_due,
-             coalesce(sum(p.tuition + p.bus), 0)::text as due,
-             coalesce(sum(${monthStep(sql`p.discount_by_month`, sql`m.key`)} + ${grantedInMonth(sql`m.key`)}), 0)::text as concession,
-             coalesce(sum(${monthStep(sql`p.applied_by_month`, sql`m.key`)}), 0)::text as received,
-             coalesce(sum(${monthStep(sql`p.owed_by_month`, sql`m.key`)}), 0)::text as outstanding
-      from months m
-      join pos p on m.key >= p.start_key and (m.key <= p.due_key or (not p.closed and m.key > ${asOf}))
-      group by m.key
-      order by m.key`),
-    db.execute(sql`
-      with ${sessionPositionsCte(schoolId, session.id, asOf)}
-      select
-        ${sql.join(
-          YEARLY_HEADS.map((h) => {
-            const column = feeColumn(h);
-            const paid = sql.raw(`p_${h}`);
-            return sql`coalesce(sum(fs.${column}) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`e_${h}`)},
-                       coalesce(sum(least(coalesce(pd.${paid}, 0), coalesce(fs.${column}, 0))) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`c_${h}`)},
-                       coalesce(sum(greatest(coalesce(fs.${column}, 0) - coalesce(pd.${paid}, 0), 0)) filter (where pos.first_key <= pos.due_key), 0)::text as ${sql.raw(`o_${h}`)}`;
-          }),
-          sql`, `,
-        )},
-        coalesce(sum(pos.y_granted) filter (where pos.first_key <= pos.due_key), 0)::text as y_granted,
-        ${splitYearlyColumns()}
-      from pos
-      left join class_fee_structures fs on fs.school_id = ${schoolId} and lower(fs.class_name) = lower(pos.class_name) and fs.academic_year = pos.session_name
-      left join paid pd on pd.student_id = pos.id`),
+    db.execute(yearlyMonthsStatement(schoolId, session.id, asOf, keys)),
+    db.execute(yearlyHeadsStatement(schoolId, session.id, asOf)),
     sessionByClass(ctx, session, asOf, false),
   ]);
   const allMonths = rowsOf<Row>(monthRows);

@@ -19,12 +19,17 @@ import { isLive } from './sql';
  * - *other*: everything else of the session (laboratory, sports and other extra heads, anything
  *   paid beyond a head's due, months of a closed session after it was carried).
  *
- * Adds the CTE `recon`: one row per student of `pos`.
+ * Adds the CTE `recon`: one row per student of `pos`, with the student's class, section, status and
+ * what the session still owes, so a report groups `recon` alone. Joined back to `pos` on the
+ * student, `pos` (not materialized) was worked out twice, and when PostgreSQL misjudged a small
+ * school's rows (38 for 2,000) it nested the two: a 2,000-student class-wise report read 21 million
+ * pages in 37 s while a 60,000-student one took 1 s.
  */
 export function reconcileCtes(): SQL {
   return sql`
     recon as (
-      select p.id as student_id, x.due, x.concession, x.received, x.advance,
+      select p.id as student_id, p.class_name, p.section, p.status, p.session_owed,
+             x.due, x.concession, x.received, x.advance,
              p.received - x.received - x.advance as other
       from pos p
       cross join lateral (

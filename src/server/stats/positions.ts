@@ -25,8 +25,10 @@ import { uuidArray } from '../lib/sql-sets';
  * counted once the session has begun, as reports do), m_applied and m_discount (what the monthly heads
  * received met of their due, and the concessions of recorded months, up to the horizon), m_applied_all
  * (the first for the whole session), y_applied (the second's yearly counterpart), and the stored running
- * sums by month owed_by_month, granted_by_month, applied_by_month and discount_by_month; and a CTE `paid`
- * (student_id, p_admission, p_exam, p_books, p_uniform, p_misc, received) for the yearly heads.
+ * sums by month owed_by_month, granted_by_month, applied_by_month and discount_by_month; and, for the
+ * yearly heads, what each received (p_admission, p_exam, p_books, p_uniform, p_misc) and received in all.
+ * A statement reads `pos` once: joined to itself (or to a list of months it is the inner side of), it
+ * is worked out again for every row of the other side when PostgreSQL misjudges a small school's rows.
  */
 
 /** A month key's ordinal (year × 12 + month), in SQL. */
@@ -131,15 +133,15 @@ const atHorizon = (column: SQL) => sql`case when b.due_idx < 0 or ${column} is n
                   else ${column}[least(b.due_idx, cardinality(${column}) - 1) + 1] end`;
 
 /**
- * base, pos and paid over `placed`: the stored figures picked at the horizon.
+ * base and pos over `placed`: the stored figures picked at the horizon.
  *
  * Each step ends in `offset 0`, a fence that keeps PostgreSQL from folding it into the next: folded,
  * every use of a column such as `due_idx` was replaced by the whole expression behind it (through
  * `due_key`, `cal_idx` and the month arithmetic), a tree that grew with every step and every use.
  * At 60,000 students the stats statement took 7 s to evaluate it, and JIT compiling it took minutes
  * (decision 0042); fenced, each step's columns are computed once per row and it takes under one.
- * `pos` is not materialized: a statement that reads it once (most) does not write 60,000 wide rows
- * to a temporary file because `paid` also names it.
+ * `pos` is not materialized: a statement reads it once, so nothing writes 60,000 wide rows to a
+ * temporary file.
  */
 function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
   const zeroIfClosed = (expr: SQL) => (closedCountsInSession ? expr : sql`case when b.closed then 0 else ${expr} end`);
@@ -196,8 +198,5 @@ function horizonCtes(asOfMonth: string, closedCountsInSession: boolean): SQL {
              ${zeroIfClosed(sql`b.monthly_now + b.yearly_due`)} + b.carried_owed as owed,
              case when not b.closed and b.start_key <= ${asOfMonth} and b.last_key >= ${asOfMonth} then b.tuition + b.bus else 0 end as expected_now
       from horizon b
-    ),
-    paid as (
-      select id as student_id, p_admission, p_exam, p_books, p_uniform, p_misc, received from pos
     )`;
 }
