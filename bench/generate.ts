@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { CLASSES, type ClassName } from '../src/domain/classes';
 import { aprilToMarchSession, indiaDate, sessionMonths } from '../src/domain/sessions';
 import { academicSessions, expenses } from '../src/server/db/schema';
@@ -26,6 +26,17 @@ export interface BenchSchool {
 
 export async function generateNew(ctx: BenchContext, size: number, name = `Bench Reports School ${size}`): Promise<BenchSchool> {
   const db = ctx.db;
+  if (ctx.reusing) {
+    const kept = await ctx.signIn(name);
+    if (kept) {
+      const sessions = await db
+        .select({ id: academicSessions.id, name: academicSessions.name, startDate: academicSessions.startDate, endDate: academicSessions.endDate })
+        .from(academicSessions)
+        .where(eq(academicSessions.schoolId, kept.schoolId))
+        .orderBy(academicSessions.startDate);
+      return { schoolId: kept.schoolId, token: kept.token, sessions, rows: [{ name: `${name}: used as kept (BENCH_DB)` }] };
+    }
+  }
   const today = indiaDate(ctx.clock.now());
   const current = aprilToMarchSession(today);
   const first = Number(current.startDate.slice(0, 4)) - 2;

@@ -4,6 +4,10 @@
  * Runs every bench/*.bench.ts against the app on a loopback port, on the embedded database (a fresh
  * PGlite in a temporary folder) or on PostgreSQL when DATABASE_URL is set (a fresh database there),
  * prints a table and writes bench/results/<time>-<db>.json with the machine's cores and memory.
+ * BENCH_DB=<name> runs on a database an earlier run kept (BENCH_KEEP_DB=1) instead of a fresh one:
+ * its generated schools are used as they are (signed in afresh), so a scenario is measured again in a
+ * minute instead of after its generation. Such a database has the earlier runs' writes in it; figures
+ * for the README come from a fresh one.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +47,14 @@ const files = readdirSync(benchDir)
 
 async function openDatabase(): Promise<{ database: Database; url?: string; cleanup: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
+  const kept = process.env.BENCH_DB;
+  if (url && kept) {
+    if (!/^\w+$/.test(kept)) throw new Error(`BENCH_DB must be a database name, got ${kept}`);
+    const u = new URL(url);
+    u.pathname = `/${kept}`;
+    const database = await openPostgres(u.toString(), { max: 60 });
+    return { database, url: u.toString(), cleanup: () => database.close() };
+  }
   if (url) {
     // BENCH_DB_PREFIX keeps runs of several people on one server apart
     const name = `${process.env.BENCH_DB_PREFIX ?? 'ledger_bench'}_${Date.now()}`;
@@ -132,6 +144,24 @@ const ctx: BenchContext = {
       now,
     );
     return { schoolId: school!.id, token, userId: user!.id };
+  },
+  reusing: Boolean(process.env.BENCH_DB && databaseUrl),
+  async signIn(name) {
+    const [found] = await database.db
+      .select({ schoolId: schools.id, userId: users.id })
+      .from(schools)
+      .innerJoin(users, eq(users.schoolId, schools.id))
+      .where(eq(schools.name, name))
+      .limit(1);
+    if (!found) return undefined;
+    const now = clock.now();
+    const session = await createSessionRow(database.db, { userId: found.userId, schoolId: found.schoolId, kind: 'session', now });
+    const token = await app.deps.tokens.sign(
+      { sid: session.id, uid: found.userId, schoolId: found.schoolId, role: 'school_admin', kind: 'session' },
+      new Date(now.getTime() + 7 * 86_400_000),
+      now,
+    );
+    return { ...found, token };
   },
   async load(options: LoadOptions): Promise<BenchRow> {
     const result = await autocannon({

@@ -57,6 +57,10 @@ export interface BenchContext {
   childEnv: Record<string, string>;
   /** a confirmed school with an administrator on the premium plan; returns its id and a bearer token */
   createSchool(name: string): Promise<{ schoolId: string; token: string; userId: string }>;
+  /** BENCH_DB: the run uses a kept database, whose generated schools are used again instead of made anew */
+  reusing: boolean;
+  /** a new sign-in of the administrator of the school of that name, when there is one */
+  signIn(name: string): Promise<{ schoolId: string; token: string; userId: string } | undefined>;
   /** autocannon against the running app over loopback */
   load(options: LoadOptions): Promise<BenchRow>;
   /** times one async operation */
