@@ -13,6 +13,7 @@ import { pgCode } from '../lib/pg-errors';
 import { WorkGate } from '../lib/work-gate';
 import { dataVersionKey } from '../stats/versions';
 import { documentCsv, documentXlsx } from './document-exports';
+import { documentText } from './document-text';
 import { classWiseReport, DEFAULTER_SORTS, monthlyReport, pendingFeesReport, sessionReport, yearlyReport } from './fee-reports';
 import { schoolNameOf } from './financial-routes';
 import { dayBookReport, incomeExpenseReport } from './money-reports';
@@ -169,7 +170,7 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
       const compute = (abandoned: AbortSignal) =>
         builds.run(async () => {
           const doc = await build(await contextFor(schoolId), query);
-          written.set(doc, JSON.stringify(doc));
+          written.set(doc, documentText(doc));
           return doc;
         }, abandoned);
       try {

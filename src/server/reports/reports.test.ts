@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_KINDS, type ReportDocument, type ReportTable } from '../../domain/report-document';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { rowsOf } from '../lib/sql-rows';
+import { markSchoolChanged } from '../stats/versions';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from './test-school';
 
 let ctx: TestContext;
@@ -103,6 +106,42 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
     const class5 = await get('/api/reports/pending-fees?class=class%205');
     expect(column(table(class5, 'Defaulters'), 'name')).toEqual(['Aarav Sharma']);
     expect((await fx.school.api.get('/api/reports/pending-fees?sort=name')).statusCode).toBe(400);
+  });
+
+  it('Pending Fees: PostgreSQL writes the rows; a name with quotes, a backslash and Devanagari reads back as it is in JSON, CSV and Excel', async () => {
+    const db = ctx.database.db;
+    const [meera] = rowsOf<{ id: string }>(await db.execute(sql`select id from students where school_id = ${fx.school.schoolId} and name = 'Meera Iyer'`));
+    const odd = 'Meera "Mira" Iyer \\ मीरा';
+    // straight into the row, as an import of an old register could leave it: the students trigger marks
+    // her, and the school's data version moves as every write of the app moves it
+    await db.execute(sql`update students set name = ${odd} where id = ${meera!.id}`);
+    await markSchoolChanged(db, fx.school.schoolId);
+    try {
+      const rows = table(await get('/api/reports/pending-fees'), 'Defaulters').rows;
+      expect(rows[1]).toEqual({
+        className: 'Class 1',
+        section: 'B',
+        rollNumber: expect.any(Number),
+        name: odd,
+        phone: expect.any(String),
+        monthsDue: 'Apr–Nov 2026 (8)',
+        monthly: '8000.00',
+        yearly: '6500.00',
+        previous: '0.00',
+        total: '14500.00',
+        fine: '0.00',
+      });
+      const csv = await fx.school.api.get('/api/reports/pending-fees.csv');
+      expect(csv.body).toContain('"Meera ""Mira"" Iyer \\ मीरा"');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await fx.school.api.get('/api/reports/pending-fees.xlsx')).rawPayload as unknown as ArrayBuffer);
+      const names: unknown[] = [];
+      workbook.getWorksheet('Defaulters')!.eachRow((row) => names.push(row.getCell(4).value));
+      expect(names).toContain(odd);
+    } finally {
+      await db.execute(sql`update students set name = 'Meera Iyer' where id = ${meera!.id}`);
+      await markSchoolChanged(db, fx.school.schoolId);
+    }
   });
 
   it('Session Report: the whole session by class', async () => {
