@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { monthBounds, previousMonthKey } from '../../domain/reports';
 import type { Db } from '../db/client';
 import { pgCode } from '../lib/pg-errors';
+import { executeAndCommit, inPipelinedTransaction } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { uuidArray } from '../lib/sql-sets';
 import { classRank, isIncome } from '../reports/sql';
@@ -188,6 +189,12 @@ const insertRows = (schoolId: string, month: string, studentIds?: readonly strin
   insert into student_positions (school_id, ${sql.raw(COLUMNS.join(', '))})
   select ${schoolId}::uuid, r.* from (${positionRows(schoolId, month, studentIds)}) r`;
 
+/**
+ * A statement sent at once, not when awaited (Drizzle's `execute` is lazy): in a pipelined
+ * transaction the statements made together go out together, in the order they were made.
+ */
+const sentNow = (tx: Db, query: SQL) => tx.execute(query).execute();
+
 /** The advisory lock that lets one reader at a time bring a school's rows up to date. */
 const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions-school:${schoolId}`}, 0)`;
 
@@ -213,28 +220,38 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
              exists (select 1 from student_position_marks where school_id = ${schoolId}) as marked`),
   );
   if (state?.month_key === month && !state.marked) return;
-  const rebuilt = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)})`);
-    const [built] = rowsOf<{ month_key: string | null }>(await tx.execute(sql`select month_key from school_positions where school_id = ${schoolId}`));
-    const cleared = rowsOf<{ student_id: string }>(
-      await tx.execute(sql`
+  // a pipelined transaction (decision 0054): the lock and the three reads behind it go out in one
+  // write and come back in one round trip, and the incremental update with the COMMIT in another, so
+  // the lock is held for PostgreSQL's work and one trip through the app's event loop, not six
+  // (under the mixed load a trip took ~0.3 s, and the stats answered in 1.7 s at the median)
+  const rebuilt = await inPipelinedTransaction(db, async (tx) => {
+    const [, builtRows, clearedRows, heldRows] = await Promise.all([
+      sentNow(tx, sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)})`),
+      sentNow(tx, sql`select month_key from school_positions where school_id = ${schoolId}`),
+      sentNow(tx, sql`
         delete from student_position_marks m
         where m.school_id = ${schoolId}
           and m.student_id in (select student_id from student_position_marks where school_id = ${schoolId} for update skip locked)
         returning m.student_id`),
-    );
-    const held = rowsOf<{ student_id: string }>(await tx.execute(sql`select student_id from student_position_marks where school_id = ${schoolId}`));
-    const ids = [...new Set([...cleared, ...held].map((r) => r.student_id))];
+      sentNow(tx, sql`select student_id from student_position_marks where school_id = ${schoolId}`),
+    ]);
+    const [built] = rowsOf<{ month_key: string | null }>(builtRows);
+    const ids = [...new Set([...rowsOf<{ student_id: string }>(clearedRows), ...rowsOf<{ student_id: string }>(heldRows)].map((r) => r.student_id))];
     if (built?.month_key === month && ids.length <= REBUILD_OVER && !ids.includes(WHOLE_SCHOOL)) {
       if (ids.length === 0) return false;
       // the totals lose what the students' rows were and gain what they are now: two statements,
-      // so the new rows are written once the old ones are gone
-      await tx.execute(sql`
-        with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[]) returning *)
-        update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`);
-      await tx.execute(sql`
-        with new as (${insertRows(schoolId, month, ids)} returning *)
-        update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}`);
+      // so the new rows are written once the old ones are gone; the second carries the COMMIT
+      await Promise.all([
+        sentNow(tx, sql`
+          with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[]) returning *)
+          update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`),
+        executeAndCommit(
+          tx,
+          sql`
+          with new as (${insertRows(schoolId, month, ids)} returning *)
+          update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}`,
+        ),
+      ]);
       return false;
     }
     // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
