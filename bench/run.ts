@@ -114,6 +114,13 @@ const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? add
 const passwordHash = await hashPassword('BenchPass123');
 const seconds = (full: number) => (quick ? Math.max(3, Math.round(full / 5)) : full);
 
+/** A new session of a school's administrator, as its bearer token (valid for a week). */
+async function signedIn(userId: string, schoolId: string): Promise<string> {
+  const now = clock.now();
+  const session = await createSessionRow(database.db, { userId, schoolId, kind: 'session', now });
+  return app.deps.tokens.sign({ sid: session.id, uid: userId, schoolId, role: 'school_admin', kind: 'session' }, new Date(now.getTime() + 7 * 86_400_000), now);
+}
+
 const ctx: BenchContext = {
   app,
   baseUrl,
@@ -137,13 +144,7 @@ const ctx: BenchContext = {
       .values({ schoolId: school!.id, email: school!.email, username: name, passwordHash, role: 'school_admin', emailConfirmedAt: now })
       .returning();
     await database.db.update(users).set({ hasSeenOnboarding: true }).where(eq(users.id, user!.id));
-    const session = await createSessionRow(database.db, { userId: user!.id, schoolId: school!.id, kind: 'session', now });
-    const token = await app.deps.tokens.sign(
-      { sid: session.id, uid: user!.id, schoolId: school!.id, role: 'school_admin', kind: 'session' },
-      new Date(now.getTime() + 7 * 86_400_000),
-      now,
-    );
-    return { schoolId: school!.id, token, userId: user!.id };
+    return { schoolId: school!.id, token: await signedIn(user!.id, school!.id), userId: user!.id };
   },
   reusing: Boolean(process.env.BENCH_DB && databaseUrl),
   async signIn(name) {
@@ -154,14 +155,7 @@ const ctx: BenchContext = {
       .where(eq(schools.name, name))
       .limit(1);
     if (!found) return undefined;
-    const now = clock.now();
-    const session = await createSessionRow(database.db, { userId: found.userId, schoolId: found.schoolId, kind: 'session', now });
-    const token = await app.deps.tokens.sign(
-      { sid: session.id, uid: found.userId, schoolId: found.schoolId, role: 'school_admin', kind: 'session' },
-      new Date(now.getTime() + 7 * 86_400_000),
-      now,
-    );
-    return { ...found, token };
+    return { ...found, token: await signedIn(found.userId, found.schoolId) };
   },
   async load(options: LoadOptions): Promise<BenchRow> {
     const result = await autocannon({
