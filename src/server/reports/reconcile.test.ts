@@ -5,6 +5,7 @@ import type { ReportDocument, ReportTable } from '../../domain/report-document';
 import { seedDemoSchool } from '../demo/seed-demo';
 import { client, createTestApp, type TestContext } from '../test/harness';
 import { rowsOf } from '../lib/sql-rows';
+import { arrearsCollected } from './reconcile-sql';
 import { classWiseReport, monthlyReport, sessionByClassStatement, sessionReport, yearlyHeadsStatement, yearlyMonthsStatement, yearlyReport } from './fee-reports';
 import { sessionMonths } from '../../domain/sessions';
 
@@ -248,3 +249,43 @@ describe('each session report statement works out its students once', () => {
     }
   });
 });
+
+describe("the arrears collected in a session's dates", () => {
+  interface PlanNode {
+    'Relation Name'?: string;
+    'Actual Rows'?: number;
+    'Actual Loops'?: number;
+    'Rows Removed by Filter'?: number;
+    Plans?: PlanNode[];
+  }
+
+  // the Class-wise report sums them on every build: read off the lines by payment date, the sum
+  // went through every line of the year and kept the arrears (1.2 s at 60,000 students, decision 0060)
+  it('reads the arrears lines alone, not every line of the dates', async () => {
+    const [s] = rowsOf<{ school_id: string }>(await ctx.database.db.execute(sql`select school_id from students where name = 'Ruhaan Mir'`));
+    const schoolId = s!.school_id;
+    const [counts] = rowsOf<{ lines: number; arrears: number; amount: string }>(
+      await ctx.database.db.execute(sql`
+        select count(*)::int as lines,
+               (count(*) filter (where head in ('previous_balance', 'opening_balance')))::int as arrears,
+               coalesce(sum(amount_paise) filter (where head in ('previous_balance', 'opening_balance')
+                 and not exists (select 1 from receipts r where r.id = receipt_id and r.status = 'cancelled')), 0)::text as amount
+        from receipt_lines where school_id = ${schoolId} and paid_on between ${CURRENT.from}::date and ${CURRENT.to}::date`),
+    );
+    expect(counts!.lines).toBeGreaterThan(100);
+    const statement = sql`select ${arrearsCollected(schoolId, CURRENT.from, CURRENT.to)}::text as amount`;
+    const [got] = rowsOf<{ amount: string }>(await ctx.database.db.execute(statement));
+    expect(got!.amount).toBe(counts!.amount);
+    const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await ctx.database.db.execute(sql`explain (analyze, format json) ${statement}`));
+    const raw = row!['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
+    let read = 0;
+    const walk = (node: PlanNode) => {
+      if (node['Relation Name'] === 'receipt_lines') read += ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
+      node.Plans?.forEach(walk);
+    };
+    walk(plan[0]!.Plan);
+    expect(read).toBeLessThanOrEqual(counts!.arrears);
+  });
+});
+
