@@ -1,3 +1,4 @@
+import http from 'node:http';
 import autocannon from 'autocannon';
 import type { BenchRow } from './types';
 
@@ -70,6 +71,86 @@ export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
     p99Ms: result.latency.p99,
     errors: failedRequests(result),
     total: result.requests.total,
+  };
+}
+
+/** A request with no answer within this long is an error, as autocannon's default timeout counts it. */
+const TIMEOUT_MS = 10_000;
+
+/**
+ * A varied load on connections that are open before it starts, as the browsers of clerks at work
+ * keep theirs. `openLoad` opens every connection with a request of its own (all at once); `run`
+ * then has each connection ask for the next planned request as soon as its last is answered, for
+ * `duration` seconds. Several loads opened first and run together start at one moment.
+ *
+ * autocannon opens its connections when its window starts, and a server already busy with other
+ * loads accepts them slowly: Node 20's libuv accepts one connection per turn of the event loop, and
+ * a turn of the loaded app took some 50 ms here, so the last of the mixed load's 200 connections made
+ * its first request ten seconds into its window and timed out (decision 0060).
+ */
+export async function openLoad(load: VariedLoad): Promise<{ run(): Promise<LoadFigures> }> {
+  const base = new URL(load.baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: load.connections, maxFreeSockets: load.connections });
+  /** the answer's status, or 0 when none came (a network error or the timeout) */
+  const send = (planned: PlannedRequest): Promise<number> =>
+    new Promise((resolve) => {
+      const body = planned.body === undefined ? undefined : JSON.stringify(planned.body);
+      const token = planned.token ?? load.token;
+      const req = http.request(
+        {
+          agent,
+          host: base.hostname,
+          port: base.port,
+          method: planned.method ?? 'GET',
+          path: planned.path,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          },
+        },
+        (res) => {
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', () => resolve(0));
+          res.resume();
+        },
+      );
+      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('timed out')));
+      req.on('error', () => resolve(0));
+      req.end(body);
+    });
+  try {
+    const opened = await Promise.all(Array.from({ length: load.connections }, () => send({ path: '/api/health' })));
+    if (opened.some((status) => status !== 200)) throw new Error(`${load.name}: the server did not answer every connection's first request`);
+  } catch (error) {
+    agent.destroy();
+    throw error;
+  }
+  return {
+    async run() {
+      try {
+        /** answered requests' times; a request with no answer is an error with no time, as autocannon counts it */
+        const latencies: number[] = [];
+        let errors = 0;
+        let i = 0;
+        const started = performance.now();
+        const end = started + (load.duration ?? 5) * 1000;
+        const clerk = async () => {
+          while (performance.now() < end) {
+            const t0 = performance.now();
+            const status = await send(load.next(i++));
+            if (status > 0) latencies.push(performance.now() - t0);
+            if (status < 200 || status >= 300) errors += 1;
+          }
+        };
+        await Promise.all(Array.from({ length: load.connections }, clerk));
+        latencies.sort((x, y) => x - y);
+        const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!) : 0);
+        const seconds = (performance.now() - started) / 1000;
+        return { requestsPerSecond: Math.round(latencies.length / seconds), p50Ms: at(0.5), p99Ms: at(0.99), errors, total: latencies.length };
+      } finally {
+        agent.destroy();
+      }
+    },
   };
 }
 

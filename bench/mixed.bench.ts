@@ -4,7 +4,7 @@ import { verifySchoolBalances } from '../src/server/balances/verify';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { startChildServer } from './child';
 import { generatedSchool, generateNew, type BenchSchool } from './generate';
-import { p99Row, variedLoad, type PlannedRequest } from './load';
+import { openLoad, p99Row, type PlannedRequest } from './load';
 import type { BenchContext, BenchRow } from './types';
 
 /**
@@ -151,9 +151,10 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = [generation];
   try {
-    const results = await Promise.all(
-      plans.map((plan) => variedLoad({ name: plan.name, baseUrl, connections: plan.connections, duration, next: plan.next })),
-    );
+    // the clerks' browsers are open before the day starts: every plan's connections are opened first,
+    // then all 200 work from one moment (openLoad, decision 0060)
+    const opened = await Promise.all(plans.map((plan) => openLoad({ name: plan.name, baseUrl, connections: plan.connections, duration, next: plan.next })));
+    const results = await Promise.all(opened.map((load) => load.run()));
     const peak = child.memoryMb().peak;
     const errors = results.reduce((s, r) => s + r.errors, 0);
     const total = results.reduce((s, r) => s + r.total, 0);
