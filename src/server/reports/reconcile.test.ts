@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
@@ -212,24 +212,32 @@ describe('the session reports read the running balances, not the ledger (decisio
 });
 
 
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of the statement's executed plan (EXPLAIN ANALYZE), in plan order. */
+async function executedPlan(statement: SQL): Promise<PlanNode[]> {
+  const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await ctx.database.db.execute(sql`explain (analyze, format json) ${statement}`));
+  const raw = row!['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
+  const nodes: PlanNode[] = [];
+  const walk = (node: PlanNode) => {
+    nodes.push(node);
+    node.Plans?.forEach(walk);
+  };
+  walk(plan[0]!.Plan);
+  return nodes;
+}
+
 describe('each session report statement works out its students once', () => {
-  interface PlanNode {
-    'Relation Name'?: string;
-    'Actual Loops'?: number;
-    Plans?: PlanNode[];
-  }
   /** Every scan of the session balances in the statement's executed plan, with how often it ran. */
-  async function balanceScans(statement: ReturnType<typeof sessionByClassStatement>) {
-    const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await ctx.database.db.execute(sql`explain (analyze, format json) ${statement}`));
-    const raw = row!['QUERY PLAN'];
-    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    const scans: number[] = [];
-    const walk = (node: PlanNode) => {
-      if (node['Relation Name'] === 'student_session_balances') scans.push(node['Actual Loops'] ?? 0);
-      node.Plans?.forEach(walk);
-    };
-    walk(plan[0]!.Plan);
-    return scans;
+  async function balanceScans(statement: SQL) {
+    return (await executedPlan(statement)).filter((n) => n['Relation Name'] === 'student_session_balances').map((n) => n['Actual Loops'] ?? 0);
   }
 
   // pos is not materialized: joined back to itself it was worked out twice, and when PostgreSQL
@@ -251,14 +259,6 @@ describe('each session report statement works out its students once', () => {
 });
 
 describe("the arrears collected in a session's dates", () => {
-  interface PlanNode {
-    'Relation Name'?: string;
-    'Actual Rows'?: number;
-    'Actual Loops'?: number;
-    'Rows Removed by Filter'?: number;
-    Plans?: PlanNode[];
-  }
-
   // the Class-wise report sums them on every build: read off the lines by payment date, the sum
   // went through every line of the year and kept the arrears (1.2 s at 60,000 students, decision 0060)
   it('reads the arrears lines alone, not every line of the dates', async () => {
@@ -276,15 +276,9 @@ describe("the arrears collected in a session's dates", () => {
     const statement = sql`select ${arrearsCollected(schoolId, CURRENT.from, CURRENT.to)}::text as amount`;
     const [got] = rowsOf<{ amount: string }>(await ctx.database.db.execute(statement));
     expect(got!.amount).toBe(counts!.amount);
-    const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await ctx.database.db.execute(sql`explain (analyze, format json) ${statement}`));
-    const raw = row!['QUERY PLAN'];
-    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    let read = 0;
-    const walk = (node: PlanNode) => {
-      if (node['Relation Name'] === 'receipt_lines') read += ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
-      node.Plans?.forEach(walk);
-    };
-    walk(plan[0]!.Plan);
+    const read = (await executedPlan(statement))
+      .filter((n) => n['Relation Name'] === 'receipt_lines')
+      .reduce((sum, n) => sum + ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1), 0);
     expect(read).toBeLessThanOrEqual(counts!.arrears);
   });
 });
