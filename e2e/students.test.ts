@@ -178,9 +178,12 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     const confirm = page.getByRole('alertdialog');
     await soon(() => confirm.getByText('Are you sure you want to delete this student? This action cannot be undone.').isVisible()).toBe(true);
     const deleted = answerTo(page, 'DELETE', /^\/api\/students\/[^/]+$/);
+    // watched from before the click, in the page: a toast lives a few seconds, and on a loaded
+    // machine a poll from here could come round only after it had gone
+    const deletedToast = toast(page, 'Student has been successfully deleted from the system.').waitFor({ state: 'visible', timeout: 60_000 });
     await confirm.getByRole('button', { name: 'Delete Student' }).click();
     expect((await deleted).status()).toBe(200);
-    await soon(() => toast(page, 'Student has been successfully deleted from the system.').isVisible()).toBe(true);
+    await deletedToast;
     await soon(() => page.getByText('26 students in 1 class').isVisible()).toBe(true);
 
     // With students and a fee structure the fee tabs open.
