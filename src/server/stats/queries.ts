@@ -6,7 +6,7 @@ import { previousMonthKey } from '../../domain/reports';
 import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { ensurePositions } from './student-positions';
+import { ensurePositions, positionsStateColumns, positionsStateOf } from './student-positions';
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const p = (v: unknown): Paise => paise(n(v));
@@ -18,16 +18,22 @@ export interface CurrentSession {
   endDate: string;
 }
 
-/** The active session, or (a school without one) the April–March year of today. */
-export async function currentSession(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<CurrentSession> {
-  const [row] = rowsOf<{ id: string; name: string; start_date: string; end_date: string }>(
-    await db.execute(sql`
-      select id, name, start_date::text as start_date, end_date::text as end_date
-      from academic_sessions where school_id = ${schoolId} and is_active limit 1`),
-  );
-  if (row) return { id: row.id, name: row.name, startDate: row.start_date, endDate: row.end_date };
+/** The school's active session, as a subquery (no row: the school has none). */
+const activeSession = (schoolId: string) => sql`(select id, name, start_date, end_date from academic_sessions where school_id = ${schoolId} and is_active limit 1)`;
+
+/** The active session as read from `activeSession`, or (a school without one) the April–March year of today. */
+function sessionOf(row: { id?: unknown; name?: unknown; start_date?: unknown; end_date?: unknown } | undefined, today: string): CurrentSession {
+  if (row?.id) return { id: String(row.id), name: String(row.name), startDate: String(row.start_date), endDate: String(row.end_date) };
   const year = aprilToMarchSession(today);
   return { id: null, name: year.name, startDate: year.startDate, endDate: year.endDate };
+}
+
+/** The active session, or (a school without one) the April–March year of today. */
+export async function currentSession(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<CurrentSession> {
+  const [row] = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`select s.id, s.name, s.start_date::text as start_date, s.end_date::text as end_date from ${activeSession(schoolId)} s`),
+  );
+  return sessionOf(row, today);
 }
 
 export interface SchoolStats {
@@ -57,29 +63,29 @@ export interface SchoolStats {
 export async function schoolStats(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<SchoolStats> {
   const currentMonth = today.slice(0, 7);
   const lastMonth = previousMonthKey(today);
-  const sessionAndExpenses = async () => {
-    const found = await currentSession(db, { schoolId, today });
-    const rows = await db.execute(sql`
-      select category, sum(amount_paise)::text as total from expenses
-      where school_id = ${schoolId} and deleted_at is null and expense_date between ${found.startDate}::date and ${found.endDate}::date
-      group by category`);
-    return [found, rows] as const;
-  };
-  const [[session, expenseRows], figures] = await Promise.all([
-    sessionAndExpenses(),
-    // the cards are the school's totals of its rows (decision 0058), one row to read once they are up to date
-    ensurePositions(db, { schoolId, month: currentMonth }).then(() =>
-      db.execute(sql`
-        select total_students, pending_fees::text as pending_fees, pending_students, carried_owed::text as carried,
-               expected_now::text as expected_now, yearly_potential::text as yearly_potential, revenue::text as total_revenue,
-               month_income::text as month_income, bus_paid_active::text as bus, month_paid::text as month_paid, paid_last as paid
-        from school_positions where school_id = ${schoolId}`),
-    ),
-  ]);
-  const f = rowsOf<Record<string, unknown>>(figures)[0] ?? {};
+  const year = aprilToMarchSession(today);
+  // one statement: the rows' state with the cards' totals (decision 0058), the session and its
+  // expenses. Only when a write has marked a student does bringing the rows up to date add the
+  // catch-up's two round trips, which return the totals as they then are (decision 0060)
+  const [row] = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      select ${positionsStateColumns(schoolId)},
+             s.id, s.name, s.start_date::text as start_date, s.end_date::text as end_date,
+             (select coalesce(json_agg(json_build_array(e.category, e.total)), '[]'::json) from (
+                select category, sum(amount_paise)::text as total from expenses
+                where school_id = ${schoolId} and deleted_at is null
+                  and expense_date between coalesce(s.start_date, ${year.startDate}::date) and coalesce(s.end_date, ${year.endDate}::date)
+                group by category) e) as expenses
+      from (select 1) one
+      left join school_positions p on p.school_id = ${schoolId}
+      left join lateral ${activeSession(schoolId)} s on true`),
+  );
+  const session = sessionOf(row, today);
+  const f = await ensurePositions(db, { schoolId, month: currentMonth }, positionsStateOf(row));
+  const expenseRows = (row?.expenses ?? []) as Array<[ExpenseCategory, string]>;
   const byCategory = new Map<ExpenseCategory, Paise>();
   let totalExpenses = 0;
-  const sums = new Map(rowsOf<{ category: ExpenseCategory; total: string }>(expenseRows).map((r) => [r.category, n(r.total)]));
+  const sums = new Map(expenseRows.map(([category, total]) => [category, n(total)]));
   for (const c of EXPENSE_CATEGORIES) {
     const v = sums.get(c);
     if (v !== undefined) {
@@ -90,14 +96,14 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
   return {
     session,
     totalStudents: n(f.total_students),
-    totalRevenue: p(f.total_revenue),
-    paidStudents: n(f.paid),
+    totalRevenue: p(f.revenue),
+    paidStudents: n(f.paid_last),
     pendingFees: p(f.pending_fees),
     pendingStudents: n(f.pending_students),
-    previousBalancePending: p(f.carried),
+    previousBalancePending: p(f.carried_owed),
     expectedMonthlyIncome: p(f.expected_now),
     yearlyFeesPotential: p(f.yearly_potential),
-    currentSessionBusRevenue: p(f.bus),
+    currentSessionBusRevenue: p(f.bus_paid_active),
     currentMonthCollected: p(f.month_paid),
     thisMonthIncome: p(f.month_income),
     totalExpenses: paise(totalExpenses),

@@ -13,7 +13,7 @@ let ctx: TestContext;
 let statsStatements = 0;
 const STATS_DELAY_MS = 1_100;
 const isStatsStatement = (query: unknown) =>
-  ((query as SQL).queryChunks ?? []).some((chunk) => Array.isArray((chunk as { value?: unknown }).value) && (chunk as { value: string[] }).value.join('').includes('paid_last as paid'));
+  ((query as SQL).queryChunks ?? []).some((chunk) => Array.isArray((chunk as { value?: unknown }).value) && (chunk as { value: string[] }).value.join('').includes('json_build_array(e.category, e.total)'));
 
 beforeAll(async () => {
   ctx = await createTestApp();

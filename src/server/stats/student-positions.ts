@@ -182,6 +182,32 @@ const totalsOf = sql.raw(TOTALS.map(([column, aggregate]) => `${aggregate} as ${
 /** `set` clause moving every total by a set of rows `d` (its `totalsOf`), `sign` '+' or '-'. */
 const moveTotals = (sign: '+' | '-') => sql.raw(TOTALS.map(([column]) => `${column} = t.${column} ${sign} d.${column}`).join(', '));
 
+/** The school's totals as a statement returns them: one field per `TOTALS` column (counts and sums). */
+export type PositionTotals = Readonly<Record<(typeof TOTALS)[number][0], unknown>>;
+const totalsColumns = (alias: string) => sql.raw(TOTALS.map(([column]) => `${alias}.${column}`).join(', '));
+const totalsOfRow = (row: Record<string, unknown> | undefined): PositionTotals =>
+  Object.fromEntries(TOTALS.map(([column]) => [column, row?.[column] ?? null])) as PositionTotals;
+
+/**
+ * What a reader learns of the school's rows before it brings them up to date: the month they were
+ * built for, whether a student is marked, and the totals as they stand. `positionsStateColumns`
+ * selects it over `school_positions p` (left-joined: a school never built has no row), so a reader
+ * can read it with figures of its own in one statement (the dashboard's cards, with their session
+ * and expenses) and hand it to `ensurePositions`.
+ */
+export interface PositionsState {
+  month_key: string | null;
+  marked: boolean;
+  totals: PositionTotals;
+}
+export const positionsStateColumns = (schoolId: string): SQL =>
+  sql`p.month_key, exists (select 1 from student_position_marks where school_id = ${schoolId}) as marked, ${totalsColumns('p')}`;
+export const positionsStateOf = (row: Record<string, unknown> | undefined): PositionsState => ({
+  month_key: (row?.month_key as string | null | undefined) ?? null,
+  marked: row?.marked === true,
+  totals: totalsOfRow(row),
+});
+
 /** Past this many marked students, a rebuild of the whole school is cheaper than a lookup per student. */
 const REBUILD_OVER = 10_000;
 
@@ -207,22 +233,24 @@ export const WHOLE_SCHOOL = '00000000-0000-0000-0000-000000000000';
  * committed write may have left the mark) and the mark stays for the next reader, who will see the
  * write in flight once it commits.
  */
-export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: string; month: string }): Promise<void> {
-  const [state] = rowsOf<{ month_key: string | null; marked: boolean }>(
-    await db.execute(sql`
-      select (select month_key from school_positions where school_id = ${schoolId}) as month_key,
-             exists (select 1 from student_position_marks where school_id = ${schoolId}) as marked`),
-  );
-  if (state?.month_key === month && !state.marked) return;
+export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: string; month: string }, known?: PositionsState): Promise<PositionTotals> {
+  const state =
+    known ??
+    positionsStateOf(
+      rowsOf<Record<string, unknown>>(
+        await db.execute(sql`select ${positionsStateColumns(schoolId)} from (select 1) one left join school_positions p on p.school_id = ${schoolId}`),
+      )[0],
+    );
+  if (state.month_key === month && !state.marked) return state.totals;
   // a pipelined transaction (decision 0054), its statements sent as they are made (executePrepared,
   // not Drizzle's lazy execute): the lock and the three reads behind it go out in one
   // write and come back in one round trip, and the incremental update with the COMMIT in another, so
   // the lock is held for PostgreSQL's work and one trip through the app's event loop, not six
   // (under the mixed load a trip took ~0.3 s, and the stats answered in 1.7 s at the median)
-  const rebuilt = await inPipelinedTransaction(db, async (tx) => {
+  const caughtUp = await inPipelinedTransaction(db, async (tx): Promise<{ rebuilt: boolean; totals: PositionTotals }> => {
     const [, builtRows, clearedRows, heldRows] = await Promise.all([
       executePrepared(tx, sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)})`),
-      executePrepared(tx, sql`select month_key from school_positions where school_id = ${schoolId}`),
+      executePrepared(tx, sql`select month_key, ${totalsColumns('t')} from school_positions t where school_id = ${schoolId}`),
       executePrepared(tx, sql`
         delete from student_position_marks m
         where m.school_id = ${schoolId}
@@ -230,13 +258,15 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
         returning m.student_id`),
       executePrepared(tx, sql`select student_id from student_position_marks where school_id = ${schoolId}`),
     ]);
-    const [built] = rowsOf<{ month_key: string | null }>(builtRows);
+    const [built] = rowsOf<Record<string, unknown> & { month_key: string | null }>(builtRows);
     const ids = [...new Set([...rowsOf<{ student_id: string }>(clearedRows), ...rowsOf<{ student_id: string }>(heldRows)].map((r) => r.student_id))];
     if (built?.month_key === month && ids.length <= REBUILD_OVER && !ids.includes(WHOLE_SCHOOL)) {
-      if (ids.length === 0) return false;
+      // read under the lock: nobody moved them since
+      if (ids.length === 0) return { rebuilt: false, totals: totalsOfRow(built) };
       // the totals lose what the students' rows were and gain what they are now: two statements,
-      // so the new rows are written once the old ones are gone; the second carries the COMMIT
-      await Promise.all([
+      // so the new rows are written once the old ones are gone; the second carries the COMMIT and
+      // returns the totals as they now are
+      const [, moved] = await Promise.all([
         executePrepared(tx, sql`
           with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[]) returning *)
           update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`),
@@ -244,10 +274,11 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
           tx,
           sql`
           with new as (${insertRows(schoolId, month, ids)} returning *)
-          update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}`,
+          update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}
+          returning ${totalsColumns('t')}`,
         ),
       ]);
-      return false;
+      return { rebuilt: false, totals: totalsOfRow(rowsOf<Record<string, unknown>>(moved)[0]) };
     }
     // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
     // fit the default 4 MB, and the sorted plan PostgreSQL chose instead read the receipts in index order: 1.6 s)
@@ -255,18 +286,20 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
     await tx.execute(sql`delete from student_positions where school_id = ${schoolId}`);
     await tx.execute(insertRows(schoolId, month));
     const totals = sql.raw(TOTALS.map(([column]) => column).join(', '));
-    await tx.execute(sql`
-      insert into school_positions (school_id, month_key, built_at, ${totals})
+    const saved = await tx.execute(sql`
+      insert into school_positions as t (school_id, month_key, built_at, ${totals})
       select ${schoolId}::uuid, ${month}, now(), ${totalsOf} from student_positions where school_id = ${schoolId}
       on conflict (school_id) do update set month_key = excluded.month_key, built_at = excluded.built_at,
-        ${sql.raw(TOTALS.map(([column]) => `${column} = excluded.${column}`).join(', '))}`);
-    return true;
+        ${sql.raw(TOTALS.map(([column]) => `${column} = excluded.${column}`).join(', '))}
+      returning ${totalsColumns('t')}`);
+    return { rebuilt: true, totals: totalsOfRow(rowsOf<Record<string, unknown>>(saved)[0]) };
   });
   // a school's rows all replaced: fresh statistics, or the defaulters' plan may sort 58,000 rows in
   // temporary files instead of reading them in order off their index (131 against 42 ms at 60,000
   // students on a table the planner had never seen). About 0.2 s, after the build has committed;
   // skipped rather than waited for while another analyze (autovacuum's, another school's) holds the table
-  if (rebuilt) await freshStatistics(db);
+  if (caughtUp.rebuilt) await freshStatistics(db);
+  return caughtUp.totals;
 }
 
 async function freshStatistics(db: Db): Promise<void> {
