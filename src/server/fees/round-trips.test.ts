@@ -5,47 +5,27 @@ import { paise, toRupeeString } from '../../domain/money';
 import { verifySchoolBalances } from '../balances/verify';
 import { receiptCounters } from '../db/schema';
 import { rowsOf } from '../lib/sql-rows';
-import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
-import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
+import type { signUpSchool, TestContext } from '../test/harness';
+import { schoolWithStatementLog } from '../test/statement-log';
 
 /**
  * Issue 14: the fee screen and the three saves in as few statements as they can be (decision 0049),
  * and the receipt counter, which every receipt of a school and prefix waits on, taken in the last
  * statement before COMMIT. Runs on the embedded database and on PostgreSQL (DATABASE_URL); the
- * statements are those the app sends through its handle (PGlite's own BEGIN and COMMIT are not
- * sent through it, so they are left out on both).
+ * statements are those the app sends through its handle (`schoolWithStatementLog`).
  */
-const sent: string[] = [];
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
 let ids: string[];
 let sessionId: string;
+let statementsOf: Awaited<ReturnType<typeof schoolWithStatementLog>>['statementsOf'];
 
 beforeAll(async () => {
-  const database = await openTestDatabase({ logger: { logQuery: (query) => sent.push(query.replace(/\s+/g, ' ').trim()) } });
-  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  sessionId = session.id;
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  const people = ['Aamir Dar', 'Bilal Shah', 'Chetna Rao', 'Divya Nair', 'Eshan Wani'].map((name) => ({ name, className: 'Class 5', busFee: 500 }));
-  ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people })).map((s) => s.id);
+  ({ ctx, school, ids, sessionId, statementsOf } = await schoolWithStatementLog(['Aamir Dar', 'Bilal Shah', 'Chetna Rao', 'Divya Nair', 'Eshan Wani']));
   // the session check of the token is cached after its first use: warm it
   await school.api.get(`/api/students/${ids[0]}/fee-status`);
 });
 afterAll(() => ctx.close());
-
-/**
- * The statements one request sends, BEGIN and COMMIT left out. Also left out: the token's session
- * check, cached for 10 s (a loaded machine can outlast that between requests), and the mail and
- * message senders, which poll their outboxes in the background on the same handle.
- */
-async function statementsOf<T>(send: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
-  sent.length = 0;
-  const answer = await send();
-  return { answer, statements: sent.filter((q) => !/^(begin|commit)$/i.test(q) && !/auth_sessions|mail_outbox|message_outbox/.test(q)) };
-}
 
 /**
  * A save: the student's lock, one read, and one write holding the counter that also raises the

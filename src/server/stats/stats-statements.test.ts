@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
-import { CLASS5_2025, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import type { signUpSchool, TestContext } from '../test/harness';
+import { schoolWithStatementLog } from '../test/statement-log';
 
 /**
  * Decision 0060: the dashboard's cards read the whole-school rows' state, their totals, the session
@@ -12,35 +12,24 @@ import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from 
  * another where one does. Under a load each is a wait through the app's busy event loop, and the
  * cards were the slowest of the mixed load's interactive routes. Runs on both databases.
  */
-const sent: string[] = [];
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
 let ids: string[];
+let statementsOf: Awaited<ReturnType<typeof schoolWithStatementLog>>['statementsOf'];
 
 beforeAll(async () => {
-  const database = await openTestDatabase({ logger: { logQuery: (query) => sent.push(query.replace(/\s+/g, ' ').trim()) } });
-  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  const people = ['Aamir Dar', 'Bilal Shah', 'Chetna Rao'].map((name) => ({ name, className: 'Class 5', busFee: 500 }));
-  ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people })).map((s) => s.id);
+  ({ ctx, school, ids, statementsOf } = await schoolWithStatementLog(['Aamir Dar', 'Bilal Shah', 'Chetna Rao']));
   expect((await school.api.post('/api/expenses', { date: '2025-11-10', description: 'Chalk and dusters', category: 'Supplies', amount: '350.00' })).statusCode).toBe(201);
 });
 afterAll(() => ctx.close());
 
-/**
- * The statements one stats computation sends. Left out: BEGIN and COMMIT, the token's session
- * check, the school's data version (read once a second), and the background senders' outbox polls.
- */
+/** The statements one stats computation sends, the school's data version (read once a second) left out too. */
 async function statsStatements() {
   // past the cached figures' minute: the next request computes them again
   ctx.clock.advance(61_000);
-  sent.length = 0;
-  const answer = await school.api.get('/api/stats/school');
+  const { answer, statements } = await statementsOf(() => school.api.get('/api/stats/school'), /school_data_versions/);
   expect(answer.statusCode).toBe(200);
-  return { stats: answer.json(), statements: sent.filter((q) => !/^(begin|commit)$/i.test(q) && !/auth_sessions|school_data_versions|mail_outbox|message_outbox/.test(q)) };
+  return { stats: answer.json(), statements };
 }
 
 describe('the dashboard cards in as few statements as they can be', () => {
