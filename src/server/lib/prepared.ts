@@ -49,6 +49,12 @@ function nameOf(text: string): string | undefined {
  */
 export const GENERIC_PLANS = sql`set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
+/**
+ * The statement that sets GENERIC_PLANS, with `settings` beside it: more `set_config(…, true)` calls
+ * of the transaction's own (`withGenericPlans` and `executeWithGenericPlans` take them).
+ */
+const genericPlansWith = (settings?: SQL) => sql`select ${GENERIC_PLANS}${settings ? sql`, ${settings}` : sql``}`;
+
 /** Whether statements on `db` go to PostgreSQL through node-postgres (a pool, or a transaction's client). */
 function onPostgres(db: Db): boolean {
   const client = (db._.session as unknown as { client?: { query?: unknown; exec?: unknown } }).client;
@@ -63,10 +69,10 @@ function onPostgres(db: Db): boolean {
  * statement instead (as `lockStudentLedger` does). On the embedded database (one connection, no
  * named statements) it just runs.
  */
-export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>, settings?: SQL): Promise<T> {
   if (!onPostgres(db)) return work(db);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select ${GENERIC_PLANS}`);
+    await tx.execute(genericPlansWith(settings));
     return work(tx as unknown as Db);
   });
 }
@@ -79,12 +85,12 @@ export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>):
  * between them (decision 0053). When the statement fails, PostgreSQL answers the COMMIT by rolling
  * back and its error is thrown. On a transaction's handle or the embedded database: `withGenericPlans`.
  */
-export async function executeWithGenericPlans(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
+export async function executeWithGenericPlans(db: Db, query: SQL, settings?: SQL): Promise<{ rows: unknown[] }> {
   const session = db._.session as unknown as { client?: unknown; logger?: { logQuery(text: string, params: unknown[]): void } };
   const pool = session.client instanceof pg.Pool ? session.client : undefined;
-  if (!pool) return withGenericPlans(db, (conn) => executePrepared(conn, query));
+  if (!pool) return withGenericPlans(db, (conn) => executePrepared(conn, query), settings);
   const built = dialect.sqlToQuery(query);
-  const setting = dialect.sqlToQuery(sql`select ${GENERIC_PLANS}`);
+  const setting = dialect.sqlToQuery(genericPlansWith(settings));
   const client = (await pool.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
   let broken: Error | undefined;
   try {

@@ -123,6 +123,45 @@ describe('the whole-school rows follow every write through its marks', () => {
     expect(await builtMonth(fx.schoolId)).toBe('2026-11');
   });
 
+  it('each row holds its line of the defaulters list, which follows an edit of the student, and verify-ledger compares it', async () => {
+    const db = ctx.database.db;
+    const api = fx.school.api;
+    const kabir = fx.students.kabir.id;
+    const line = async () =>
+      rowsOf<{ list_head: string; list_tail: string; owed: string }>(
+        await db.execute(sql`select list_head, list_tail, owed::text as owed from student_positions where school_id = ${fx.schoolId} and student_id = ${kabir}`),
+      )[0]!;
+    const defaulter = async () => {
+      const doc = (await api.get('/api/reports/pending-fees')).json();
+      return (doc.tables[0].rows as Array<Record<string, unknown>>).find((r) => String(r.name).startsWith('Kabir'));
+    };
+    await api.get('/api/stats/school');
+    const stored = await line();
+    // the stored text is the list's row: its fields are what the report sends for Kabir
+    const shown = await defaulter();
+    expect(shown).toBeDefined();
+    const fromText = JSON.parse(`${stored.list_head},"monthsDue":"","fine":"0.00"${stored.list_tail}}`) as Record<string, unknown>;
+    expect(fromText).toEqual({ ...shown, monthsDue: '', fine: '0.00' });
+    expect(fromText.total).toBe((Number(stored.owed) / 100).toFixed(2));
+
+    // renamed with a quote, a backslash and Devanagari: the mark recomputes the row, text and all
+    const before = (await api.get(`/api/students/${kabir}`)).json();
+    const renamed = 'Kabir "K" Shah \\ कबीर';
+    const edited = await api.put(`/api/students/${kabir}`, { ...before, name: renamed, rollNumber: String(before.rollNumber), monthlyBusFee: Number(before.monthlyBusFee), aadharNumber: null });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await defaulter())?.name).toBe(renamed);
+    expect((await line()).list_head).toContain(JSON.stringify(renamed));
+    expect((await verifySchoolPositions(db, fx.schoolId, '2026-11')).differences).toEqual([]);
+
+    // a line that no longer says what the row does is a difference verify-ledger reports
+    await db.execute(sql`update student_positions set list_tail = replace(list_tail, '"total":"', '"total":"9') where school_id = ${fx.schoolId} and student_id = ${kabir}`);
+    const found = (await verifySchoolPositions(db, fx.schoolId, '2026-11')).differences;
+    expect(found.map((d) => [d.studentId, d.field])).toEqual([[kabir, 'list_tail']]);
+    await api.put(`/api/students/${kabir}`, { ...before, rollNumber: String(before.rollNumber), monthlyBusFee: Number(before.monthlyBusFee), aadharNumber: null });
+    await api.get('/api/stats/school');
+    expect((await verifySchoolPositions(db, fx.schoolId, '2026-11')).differences).toEqual([]);
+  });
+
   it('one school’s writes never mark or change another school’s rows', async () => {
     const other = await signUpSchool(ctx);
     const empty = (await other.api.get('/api/stats/school')).json();

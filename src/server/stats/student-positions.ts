@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { monthBounds, previousMonthKey } from '../../domain/reports';
 import type { Db } from '../db/client';
 import { pgCode } from '../lib/pg-errors';
+import { rupeeStringSql } from '../lib/sql-money';
 import { executeAndCommit, executePrepared, inPipelinedTransaction } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { uuidArray } from '../lib/sql-sets';
@@ -211,9 +212,26 @@ export const positionsStateOf = (row: Record<string, unknown> | undefined): Posi
 /** Past this many marked students, a rebuild of the whole school is cheaper than a lookup per student. */
 const REBUILD_OVER = 10_000;
 
+/**
+ * A row's line of the defaulters list (Pending Fees) as JSON text, in two parts around the months due
+ * and today's fine, which a build adds: written with the row, so a build after a change formats the
+ * students who changed and reads the rest as text (decision 0061). to_json escapes the text fields.
+ */
+const listHead = (r: string) =>
+  sql.raw(
+    `'{"className":' || to_json(${r}.class_name)::text || ',"section":' || to_json(${r}.section)::text || ',"rollNumber":' || ${r}.roll_number::text` +
+      ` || ',"name":' || to_json(${r}.name)::text || ',"phone":' || to_json(${r}.phone)::text`,
+  );
+const listTail = (r: string) =>
+  sql`',"monthly":"' || ${rupeeStringSql(sql.raw(`${r}.monthly_owed`))} || '","yearly":"' || ${rupeeStringSql(sql.raw(`${r}.yearly_owed`))}
+    || '","previous":"' || ${rupeeStringSql(sql.raw(`${r}.carried_owed`))} || '","total":"' || ${rupeeStringSql(sql.raw(`${r}.owed`))} || '"'`;
+
+/** What verify-ledger compares: every column and the list's text. */
+const VERIFIED = [...COLUMNS, 'list_head', 'list_tail'] as const;
+
 const insertRows = (schoolId: string, month: string, studentIds?: readonly string[]) => sql`
-  insert into student_positions (school_id, ${sql.raw(COLUMNS.join(', '))})
-  select ${schoolId}::uuid, r.* from (${positionRows(schoolId, month, studentIds)}) r`;
+  insert into student_positions (school_id, ${sql.raw(COLUMNS.join(', '))}, list_head, list_tail)
+  select ${schoolId}::uuid, r.*, ${listHead('r')}, ${listTail('r')} from (${positionRows(schoolId, month, studentIds)}) r`;
 
 /** The advisory lock that lets one reader at a time bring a school's rows up to date. */
 const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions-school:${schoolId}`}, 0)`;
@@ -332,8 +350,8 @@ export interface PositionDifference {
 export async function verifySchoolPositions(db: Db, schoolId: string, month: string): Promise<{ rows: number; differences: PositionDifference[] }> {
   await ensurePositions(db, { schoolId, month });
   const [stored, fresh] = await Promise.all([
-    db.execute(sql`select ${sql.raw(COLUMNS.join(', '))} from student_positions where school_id = ${schoolId}`),
-    db.execute(positionRows(schoolId, month)),
+    db.execute(sql`select ${sql.raw(VERIFIED.join(', '))} from student_positions where school_id = ${schoolId}`),
+    db.execute(sql`select r.*, ${listHead('r')} as list_head, ${listTail('r')} as list_tail from (${positionRows(schoolId, month)}) r`),
   ]);
   const key = (rows: unknown) => new Map(rowsOf<Record<string, unknown>>(rows).map((r) => [String(r.student_id), r]));
   const a = key(stored);
@@ -346,7 +364,7 @@ export async function verifySchoolPositions(db: Db, schoolId: string, month: str
       differences.push({ schoolId, studentId, field: 'row', stored: s ? 'present' : '(missing)', recomputed: r ? 'present' : '(missing)' });
       continue;
     }
-    for (const field of COLUMNS) {
+    for (const field of VERIFIED) {
       const x = s[field] === null || s[field] === undefined ? '' : String(s[field]);
       const y = r[field] === null || r[field] === undefined ? '' : String(r[field]);
       if (x !== y) differences.push({ schoolId, studentId, field, stored: x, recomputed: y });

@@ -157,6 +157,14 @@ export const studentPositions = pgTable(
     /** every live receipt in money and credit received (ruling 27), and what came in with a payment date in this month */
     revenue: bigint('revenue', { mode: 'number' }).notNull(),
     monthIncome: bigint('month_income', { mode: 'number' }).notNull(),
+    /**
+     * The row as the defaulters list writes it in JSON, around the two fields a build adds (the months
+     * due as text, today's fine): `{"className":…,"phone":…` and `,"monthly":"…",…,"total":"…"`.
+     * Written with the row (`ensurePositions`), so a build after a change formats only the students
+     * who changed, not 58,000 rows at 60,000 students (decision 0061).
+     */
+    listHead: text('list_head').notNull(),
+    listTail: text('list_tail').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.schoolId, t.studentId] }),
