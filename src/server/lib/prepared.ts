@@ -55,6 +55,14 @@ export const GENERIC_PLANS = sql`set_config('plan_cache_mode', 'force_generic_pl
  */
 const genericPlansWith = (settings?: SQL) => sql`select ${GENERIC_PLANS}${settings ? sql`, ${settings}` : sql``}`;
 
+/**
+ * Whether statements on `db` may run at once, each on a connection of its own: a PostgreSQL pool.
+ * The embedded database is one connection, where a transaction left open waits for the others.
+ */
+export function readsRunAtOnce(db: Db): boolean {
+  return (db._.session as unknown as { client?: unknown }).client instanceof pg.Pool;
+}
+
 /** Whether statements on `db` go to PostgreSQL through node-postgres (a pool, or a transaction's client). */
 function onPostgres(db: Db): boolean {
   const client = (db._.session as unknown as { client?: { query?: unknown; exec?: unknown } }).client;

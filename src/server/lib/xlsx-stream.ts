@@ -106,8 +106,12 @@ export class XlsxSheet {
       `<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`;
   }
 
-  /** Appends a row; empty cells (null, undefined, '') are left out. Call `flush` now and then. */
-  row(cells: readonly XlsxCell[], style: XlsxRowStyle = 'plain'): void {
+  /**
+   * Appends a row; empty cells (null, undefined, '') are left out. True when enough text has gathered
+   * for `flush` to hand it on: `if (sheet.row(cells)) await sheet.flush()` waits only then, not once
+   * a row (634,000 awaits in a year of a 60,000-student school's monthly fees).
+   */
+  row(cells: readonly XlsxCell[], style: XlsxRowStyle = 'plain'): boolean {
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < cells.length; i++) {
@@ -130,6 +134,7 @@ export class XlsxSheet {
       }
     }
     this.text += `${xml}</row>`;
+    return this.text.length >= CHUNK_CHARS;
   }
 
   /** An empty row. */

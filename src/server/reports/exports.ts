@@ -4,13 +4,43 @@ import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine } from '../lib/csv';
 import { XlsxWriter } from '../lib/xlsx-stream';
-import { expenseRows, financialSummary, forEachMonthlyFeeRow, forEachYearlyFeeRow, monthWindows, type Period } from './financial';
+import { readsRunAtOnce } from '../lib/prepared';
+import { expenseRows, feeTableParts, financialSummary, monthWindows, type FeeTablePart, type FinancialTotals, type Period } from './financial';
 
 /**
  * Downloads of the Financial report: an Excel workbook (summary and the three tables, each with a
  * total row) and a CSV of the same. Both are written as a stream, a month of rows at a time, so a
- * school of any size can export years without the server holding them all.
+ * school of any size can export years without the server holding them all; the next month is read
+ * while one is written (`feeTableParts`), and the first beside the summary.
  */
+
+type PartResult = IteratorResult<FeeTablePart, void>;
+
+/**
+ * Runs `write` with the summary and the fee tables' pages (`nextPart`, in order). On PostgreSQL the
+ * first month is read beside the summary; on the embedded database, whose open cursor would hold
+ * the summary's reads back, after it. Whatever `write` does, the months it did not read are closed.
+ */
+async function withSummaryAndParts(db: Db, period: Period, write: (summary: FinancialTotals, nextPart: () => Promise<PartResult>) => Promise<void>): Promise<void> {
+  const parts = feeTableParts(db, period);
+  try {
+    let first: Promise<PartResult> | undefined;
+    if (readsRunAtOnce(db)) {
+      first = parts.next();
+      // its failure is thrown where it is asked for, after the summary's own
+      first.catch(() => undefined);
+    }
+    const summary = await financialSummary(db, period);
+    const nextPart = () => {
+      const part = first ?? parts.next();
+      first = undefined;
+      return part;
+    };
+    await write(summary, nextPart);
+  } finally {
+    await parts.return(undefined);
+  }
+}
 
 export interface ReportHeader {
   schoolName: string;
@@ -23,8 +53,7 @@ export const FINANCIAL_SHEETS = ['Summary', 'Monthly Fees', 'Yearly Fees', 'Expe
 
 export function financialXlsx(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): Readable {
   const book = new XlsxWriter({ creator: header.schoolName });
-  void (async () => {
-    const summary = await financialSummary(db, period);
+  void withSummaryAndParts(db, period, async (summary, nextPart) => {
     const income = summary.totalIncome;
 
     const s = book.sheet('Summary', [{ width: 34 }, { width: 22, kind: 'money' }]);
@@ -60,14 +89,14 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     m.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total'], 'bold');
     let tuition = 0;
     let bus = 0;
-    await forEachMonthlyFeeRow(db, period, async (rows) => {
-      for (const r of rows) {
+    let part = await nextPart();
+    for (; !part.done && part.value.table === 'monthly'; part = await nextPart()) {
+      for (const r of part.value.rows) {
         tuition += r.tuition;
         bus += r.bus;
-        m.row([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), r.tuition, r.bus, r.paidOn, r.tuition + r.bus]);
-        await m.flush();
+        if (m.row([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), r.tuition, r.bus, r.paidOn, r.tuition + r.bus])) await m.flush();
       }
-    });
+    }
     m.row(['Total', '', '', '', '', tuition, bus, '', tuition + bus], 'bold');
     await m.end();
 
@@ -84,14 +113,13 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     ]);
     y.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', ...heads, 'Total', 'Payment Date'], 'bold');
     const yt = [0, 0, 0, 0, 0, 0];
-    await forEachYearlyFeeRow(db, period, async (rows) => {
-      for (const r of rows) {
+    for (; !part.done && part.value.table === 'yearly'; part = await nextPart()) {
+      for (const r of part.value.rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
-        y.row([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts, amounts.reduce((a, b) => a + b, 0), r.paidOn]);
-        await y.flush();
+        if (y.row([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts, amounts.reduce((a, b) => a + b, 0), r.paidOn])) await y.flush();
       }
-    });
+    }
     y.row(['Total', '', '', '', '', ...yt, yt.reduce((a, b) => a + b, 0), ''], 'bold');
     await y.end();
 
@@ -101,14 +129,13 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     for (const w of monthWindows(period.from, period.to)) {
       for (const r of await expenseRows(db, { ...period, ...w })) {
         spent += r.amount;
-        e.row([r.date, r.description, r.category, r.amount]);
-        await e.flush();
+        if (e.row([r.date, r.description, r.category, r.amount])) await e.flush();
       }
     }
     e.row(['Total', '', '', spent], 'bold');
     await e.end();
     await book.end();
-  })().catch((error: unknown) => {
+  }).catch((error: unknown) => {
     if (!book.gone) log(error);
     book.abort(error instanceof Error ? error : new Error(String(error)));
   });
@@ -118,7 +145,7 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
 /** The same report as CSV: the summary, then each table under its own heading, with total rows. */
 export function financialCsv(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): PassThrough {
   const out = new PassThrough();
-  void (async () => {
+  void withSummaryAndParts(db, period, async (summary, nextPart) => {
     const write = (cells: Array<string | number>) => out.write(csvLine(cells));
     // a page of rows at a time, waiting while the reader is behind
     const send = async (chunk: string) => {
@@ -137,7 +164,6 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
         out.once('close', closed);
       });
     };
-    const summary = await financialSummary(db, period);
     const income = summary.totalIncome;
     out.write(CSV_BOM);
     write([`${header.schoolName}: Financial Report`]);
@@ -163,30 +189,31 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total']);
     let tuition = 0;
     let bus = 0;
-    await forEachMonthlyFeeRow(db, period, async (rows) => {
+    let part = await nextPart();
+    for (; !part.done && part.value.table === 'monthly'; part = await nextPart()) {
       let chunk = '';
-      for (const r of rows) {
+      for (const r of part.value.rows) {
         tuition += r.tuition;
         bus += r.bus;
         chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, monthLabel(r.period), toRupeeString(r.tuition), toRupeeString(r.bus), r.paidOn, toRupeeString((r.tuition + r.bus) as Paise)]);
       }
       await send(chunk);
-    });
+    }
     write(['Total', '', '', '', '', toRupeeString(tuition as Paise), toRupeeString(bus as Paise), '', toRupeeString((tuition + bus) as Paise)]);
     out.write('\r\n');
 
     write(['Yearly Fee Collections']);
     write(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', 'Admission', 'Exam', 'Books', 'Uniform', 'Misc', 'Other', 'Total', 'Payment Date']);
     const yt = [0, 0, 0, 0, 0, 0];
-    await forEachYearlyFeeRow(db, period, async (rows) => {
+    for (; !part.done && part.value.table === 'yearly'; part = await nextPart()) {
       let chunk = '';
-      for (const r of rows) {
+      for (const r of part.value.rows) {
         const amounts = [r.admission, r.exam, r.books, r.uniform, r.misc, r.other];
         amounts.forEach((a, i) => (yt[i]! += a));
         chunk += csvLine([r.studentName, r.className, r.section, r.rollNumber, r.academicYear, ...amounts.map(toRupeeString), toRupeeString(amounts.reduce((a, b) => a + b, 0) as Paise), r.paidOn]);
       }
       await send(chunk);
-    });
+    }
     write(['Total', '', '', '', '', ...yt.map((a) => toRupeeString(a as Paise)), toRupeeString(yt.reduce((a, b) => a + b, 0) as Paise), '']);
     out.write('\r\n');
 
@@ -201,7 +228,7 @@ export function financialCsv(db: Db, period: Period, header: ReportHeader, log: 
     }
     write(['Total', '', '', toRupeeString(spent as Paise)]);
     out.end();
-  })().catch((error: unknown) => {
+  }).catch((error: unknown) => {
     log(error);
     out.destroy(error instanceof Error ? error : new Error(String(error)));
   });

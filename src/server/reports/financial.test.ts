@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../lib/sql-rows';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
-import { forEachMonthlyFeeRow, forEachYearlyFeeRow, monthlyFeeRows, monthWindows, yearlyFeeRows } from './financial';
+import { feeTableParts, monthlyFeeRows, monthWindows, yearlyFeeRows } from './financial';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from './test-school';
 
 let ctx: TestContext;
@@ -141,7 +143,7 @@ describe('GET /api/reports/financial', () => {
     expect(expenses.getRow(expenses.rowCount).getCell(4).value).toBe(209150.75);
   });
 
-  it('reads the downloads\' rows in one statement a page at a time, exactly as a month at a time', async () => {
+  it('reads the downloads\' rows a month at a time: the monthly table, then the yearly one, each month as the report gives it', async () => {
     for (const [from, to] of [
       ['2026-04-01', '2026-11-30'],
       ['2025-04-01', '2027-03-31'],
@@ -154,14 +156,39 @@ describe('GET /api/reports/financial', () => {
         monthly.push(...(await monthlyFeeRows(ctx.database.db, { ...period, ...w })));
         yearly.push(...(await yearlyFeeRows(ctx.database.db, { ...period, ...w })));
       }
-      const pagedMonthly: unknown[] = [];
-      const pagedYearly: unknown[] = [];
-      // pages of 5 rows: the cursor is read many times
-      await forEachMonthlyFeeRow(ctx.database.db, period, async (rows) => void pagedMonthly.push(...rows), 5);
-      await forEachYearlyFeeRow(ctx.database.db, period, async (rows) => void pagedYearly.push(...rows), 5);
-      expect(pagedMonthly.length, `${from} to ${to}`).toBe(monthly.length);
-      expect(pagedMonthly).toEqual(monthly.map((r) => ({ ...(r as object) })));
-      expect(pagedYearly).toEqual(yearly.map((r) => ({ ...(r as object) })));
+      expect(monthly.length, `${from} to ${to}`).toBeGreaterThan(0);
+      const tables: string[] = [];
+      const partsMonthly: unknown[] = [];
+      const partsYearly: unknown[] = [];
+      let largest = 0;
+      // pages of 2 rows: a month's cursor is read several times
+      for await (const part of feeTableParts(ctx.database.db, period, 2)) {
+        if (tables.at(-1) !== part.table) tables.push(part.table);
+        (part.table === 'monthly' ? partsMonthly : partsYearly).push(...part.rows);
+        largest = Math.max(largest, part.rows.length);
+      }
+      expect(tables).toEqual(['monthly', 'yearly']);
+      expect(largest).toBe(2);
+      expect(partsMonthly).toEqual(monthly.map((r) => ({ ...(r as object) })));
+      expect(partsYearly).toEqual(yearly.map((r) => ({ ...(r as object) })));
+    }
+  });
+
+  it('ends every month\'s transaction when the download stops early, the one read ahead included', async () => {
+    const period = { schoolId: fx.school.schoolId, from: '2025-04-01', to: '2027-03-31' };
+    const parts = feeTableParts(ctx.database.db, period, 2);
+    const first = await parts.next();
+    expect(first.done).toBe(false);
+    // the client went away: the writer stops asking
+    await parts.return(undefined);
+    // every connection is back in the pool, none left in a transaction: the report still reads
+    const again: unknown[] = [];
+    for await (const part of feeTableParts(ctx.database.db, period)) again.push(...part.rows);
+    expect(again.length).toBeGreaterThan(22);
+    if (process.env.DATABASE_URL) {
+      await expect
+        .poll(async () => rowsOf<{ n: number }>(await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`))[0]!.n)
+        .toBe(0);
     }
   });
 

@@ -4,6 +4,7 @@ import { isMonthlyHead, isYearlyHead, type FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import { monthBounds } from '../../domain/reports';
 import type { Db } from '../db/client';
+import { readsRunAtOnce } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { classRank, isIncome } from './sql';
 
@@ -167,24 +168,18 @@ export async function financialSummary(db: Db, { schoolId, from, to }: Period): 
   };
 }
 
-/**
- * `byPaymentMonth`: also one group per calendar month of payment, as the period read a month at a
- * time gives them (the downloads' one-statement cursors).
- */
-const paymentMonth = (byPaymentMonth: boolean) => (byPaymentMonth ? sql`, date_trunc('month', l.paid_on)` : sql``);
-
 /** Tuition and bus received in the period, one group per student, session and month paid for. */
-const monthlyGroups = ({ schoolId, from, to }: Period, byPaymentMonth = false) => sql`
+const monthlyGroups = ({ schoolId, from, to }: Period) => sql`
   select l.student_id, l.session_id, l.period,
          coalesce(sum(l.amount_paise) filter (where l.head = 'tuition'), 0) as tuition,
          coalesce(sum(l.amount_paise) filter (where l.head = 'bus'), 0) as bus,
          max(l.paid_on) as paid_on
   from receipt_lines l
   where l.school_id = ${schoolId} and l.head in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-  group by l.student_id, l.session_id, l.period${paymentMonth(byPaymentMonth)}`;
+  group by l.student_id, l.session_id, l.period`;
 
 /** Everything else received in the period, one group per student and session. */
-const yearlyGroups = ({ schoolId, from, to }: Period, byPaymentMonth = false) => sql`
+const yearlyGroups = ({ schoolId, from, to }: Period) => sql`
   select l.student_id, l.session_id,
          coalesce(sum(l.amount_paise) filter (where l.head = 'admission'), 0) as admission,
          coalesce(sum(l.amount_paise) filter (where l.head = 'exam'), 0) as exam,
@@ -195,7 +190,7 @@ const yearlyGroups = ({ schoolId, from, to }: Period, byPaymentMonth = false) =>
          max(l.paid_on) as paid_on
   from receipt_lines l
   where l.school_id = ${schoolId} and l.head not in ('tuition', 'bus') and l.paid_on between ${from}::date and ${to}::date and ${isIncome(schoolId)}
-  group by l.student_id, l.session_id${paymentMonth(byPaymentMonth)}`;
+  group by l.student_id, l.session_id`;
 
 /**
  * The groups to show when the table is cut to `limit` rows: those paid on or before the date of the
@@ -209,16 +204,25 @@ const firstGroups = (limit: number | undefined) =>
 
 /** The student as they sat in the session the money belongs to (their enrollment), else as they are now. */
 const placement = (schoolId: string) => sql`
-  join students s on s.id = g.student_id
+  join students s on s.id = g.student_id and s.school_id = ${schoolId}
   left join student_enrollments e on e.school_id = ${schoolId} and e.student_id = g.student_id and e.session_id = g.session_id`;
+
+/** A monthly fee row's columns (`monthlyFeeRowOf`), over groups `g` placed by `placement`. */
+const MONTHLY_COLUMNS = sql`s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+  coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on`;
+
+/** A yearly fee row's columns (`yearlyFeeRowOf`), with the session joined as `ses`. */
+const YEARLY_COLUMNS = sql`s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
+  coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
+  g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
+  g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on`;
 
 /** Monthly fee rows, by payment date, then class order, section and roll number. */
 export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<MonthlyFeeRow[] & { total?: number }> {
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
       with g as materialized (${monthlyGroups({ schoolId, from, to })})
-      select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
-             coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on,
+      select ${MONTHLY_COLUMNS},
              (select count(*) from g)::int as total
       from ${firstGroups(limit)} ${placement(schoolId)}
       order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
@@ -268,8 +272,7 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
             where x.school_id = ${schoolId} and x.session_id = g.session_id and x.student_id = g.student_id and x.period = g.period
               and x.head in ('tuition', 'bus') and x.paid_on > ${until}::date and x.paid_on <= ${to}::date and ${isIncome(schoolId, 'x')})
         )
-        select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
-               coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
+        select ${MONTHLY_COLUMNS}
         from complete g ${placement(schoolId)}
         order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
         limit ${limit}`),
@@ -283,68 +286,128 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
   }
 }
 
-/** Rows per FETCH of the downloads' cursors: a page of rows is all the server holds at a time. */
+/** Rows per FETCH of the downloads' cursors: a page of rows is all the server holds of a month at a time. */
 export const EXPORT_PAGE_ROWS = 5000;
 
+/** A page of the downloads' fee tables: rows of one table, of one calendar month of payments. */
+export type FeeTablePart = { table: 'monthly'; rows: MonthlyFeeRow[] } | { table: 'yearly'; rows: YearlyFeeRow[] };
+
+type Row = Record<string, unknown>;
+
+/** A statement's rows through a cursor, its first page read; `more` reads the next, `close` ends its transaction. */
+interface OpenPages {
+  first: Row[];
+  more(): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
 /**
- * A statement's rows a page at a time, through a cursor in a read-only transaction: the whole period
- * is one statement (PostgreSQL reads the students and their enrolments once, not once a month), and
- * the server never holds more than a page. `each` is awaited, so a slow reader slows the reading.
+ * Declares a cursor for `query` in a transaction of its own and reads its first page, so PostgreSQL
+ * has grouped and sorted the rows when it resolves; the transaction stays open for `more` until
+ * `close`. A failure before the first page rejects; a later one is thrown by `more`.
  */
-async function forEachPage(db: Db, query: SQL, pageRows: number, each: (rows: Array<Record<string, unknown>>) => Promise<void>): Promise<void> {
-  await db.transaction(async (tx) => {
-    // the grouping and the sort of a year of a large school fit in memory instead of temporary files
-    await tx.execute(sql`set local work_mem = '64MB'`);
-    await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
-    for (;;) {
-      const rows = rowsOf<Record<string, unknown>>(await tx.execute(sql.raw(`fetch ${Math.max(1, Math.floor(pageRows))} from export_rows`)));
-      if (rows.length > 0) await each(rows);
-      if (rows.length < pageRows) break;
-    }
-    await tx.execute(sql`close export_rows`);
+function openPages(db: Db, query: SQL, pageRows: number): Promise<OpenPages> {
+  return new Promise<OpenPages>((opened, failed) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let handedOut = false;
+    const done = db.transaction(async (tx) => {
+      // a month of a 60,000-student school groups 94,000 lines: hashed and sorted in memory, not in temporary files
+      await tx.execute(sql`set local work_mem = '64MB'`);
+      await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
+      const fetch = async () => rowsOf<Row>(await tx.execute(sql.raw(`fetch ${Math.max(1, Math.floor(pageRows))} from export_rows`)));
+      const first = await fetch();
+      handedOut = true;
+      opened({
+        first,
+        more: fetch,
+        close: async () => {
+          release();
+          // a failed fetch already said why; ending its aborted transaction can only fail again
+          await done.catch(() => undefined);
+        },
+      });
+      await released;
+    });
+    done.catch((error: unknown) => {
+      if (!handedOut) failed(error);
+    });
   });
 }
 
 /**
- * Every monthly fee row of the period, a page at a time, exactly as `monthlyFeeRows` gives them a
- * calendar month (`monthWindows`) at a time, one month after another: the groups are per student,
- * session, month paid for and calendar month of payment, and payment dates order the months.
+ * The downloads' two fee tables, a page at a time: every monthly fee row, then every yearly and
+ * other fee row, each table a calendar month of payments after another (`monthWindows`), exactly as
+ * `monthlyFeeRows` and `yearlyFeeRows` give them a month at a time; payment dates order both tables,
+ * so the months follow one another.
+ *
+ * On PostgreSQL the next month is opened (its lines grouped and sorted, its first page read, on a
+ * connection of its own) while this month's pages are written: a year of a 60,000-student school
+ * was one statement whose first row came after 2.8 s, while the app waited, and then the app wrote
+ * 634,000 rows while PostgreSQL waited (decision 0062). The server holds a page of each of the two
+ * months, never a whole month. On the embedded database the months are read one after another.
  */
-export async function forEachMonthlyFeeRow(db: Db, period: Period, each: (rows: MonthlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
+export async function* feeTableParts(db: Db, period: Period, pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<FeeTablePart, void, undefined> {
+  const windows = [...monthWindows(period.from, period.to)];
   const { schoolId } = period;
-  const query = sql`
-    with g as (${monthlyGroups(period, true)})
-    select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
-           coalesce(e.roll_number, s.roll_number) as roll_number, g.period, g.tuition::text as tuition, g.bus::text as bus, g.paid_on::text as paid_on
-    from g ${placement(schoolId)}
-    order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period`;
-  await forEachPage(db, query, pageRows, (rows) => each(rows.map(monthlyFeeRowOf)));
+  const reads = [
+    ...windows.map((w) => ({ table: 'monthly' as const, query: monthlyRowsQuery({ schoolId, ...w }) })),
+    ...windows.map((w) => ({ table: 'yearly' as const, query: yearlyRowsQuery({ schoolId, ...w }) })),
+  ];
+  const open = (k: number) => {
+    if (k >= reads.length) return undefined;
+    const opening = openPages(db, reads[k]!.query, pageRows);
+    // a failure is thrown where the month is reached; a month never reached is closed below
+    opening.catch(() => undefined);
+    return opening;
+  };
+  const ahead = readsRunAtOnce(db);
+  let next = open(0);
+  try {
+    for (let k = 0; k < reads.length; k++) {
+      const pages = await next!;
+      next = ahead ? open(k + 1) : undefined;
+      try {
+        const { table } = reads[k]!;
+        for (let rows = pages.first; ; rows = await pages.more()) {
+          if (rows.length > 0) yield table === 'monthly' ? { table, rows: rows.map(monthlyFeeRowOf) } : { table, rows: rows.map(yearlyFeeRowOf) };
+          if (rows.length < pageRows) break;
+        }
+      } finally {
+        await pages.close();
+      }
+      if (!ahead) next = open(k + 1);
+    }
+  } finally {
+    // the caller stopped early (a failure, a client gone): the month opened ahead ends its transaction
+    void next?.then(
+      (pages) => pages.close(),
+      () => undefined,
+    );
+  }
 }
 
-/** Every yearly and other fee row of the period, a page at a time, as `yearlyFeeRows` gives them a calendar month at a time. */
-export async function forEachYearlyFeeRow(db: Db, period: Period, each: (rows: YearlyFeeRow[]) => Promise<void>, pageRows = EXPORT_PAGE_ROWS): Promise<void> {
-  const { schoolId } = period;
-  const query = sql`
-    with g as (${yearlyGroups(period, true)})
-    select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
-           coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
-           g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
-           g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on
-    from g ${placement(schoolId)}
-    join academic_sessions ses on ses.id = g.session_id
-    order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
-  await forEachPage(db, query, pageRows, (rows) => each(rows.map(yearlyFeeRowOf)));
-}
+/** Monthly fee rows of a period, in the tables' order: a download reads a calendar month at a time. */
+const monthlyRowsQuery = (period: Period) => sql`
+  with g as (${monthlyGroups(period)})
+  select ${MONTHLY_COLUMNS}
+  from g ${placement(period.schoolId)}
+  order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period`;
+
+/** Yearly and other fee rows of a period, in the tables' order. */
+const yearlyRowsQuery = (period: Period) => sql`
+  with g as (${yearlyGroups(period)})
+  select ${YEARLY_COLUMNS}
+  from g ${placement(period.schoolId)}
+  join academic_sessions ses on ses.id = g.session_id
+  order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
 
 /** Yearly and other fee rows: one per student and session, by payment date, class, section and roll. */
 export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<YearlyFeeRow[] & { total?: number }> {
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
       with g as materialized (${yearlyGroups({ schoolId, from, to })})
-      select s.name as student_name, coalesce(e.class_name, s.class_name) as class_name, coalesce(e.section, s.section) as section,
-             coalesce(e.roll_number, s.roll_number) as roll_number, ses.name as academic_year,
-             g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
-             g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on,
+      select ${YEARLY_COLUMNS},
              (select count(*) from g)::int as total
       from ${firstGroups(limit)} ${placement(schoolId)}
       join academic_sessions ses on ses.id = g.session_id
