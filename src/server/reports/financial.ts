@@ -217,6 +217,10 @@ const YEARLY_COLUMNS = sql`s.name as student_name, coalesce(e.class_name, s.clas
   g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
   g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on`;
 
+/** The tables' order over those columns: payment date, class order, section, roll number, name (and, monthly, the month paid for). */
+const YEARLY_ORDER = sql`g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
+const MONTHLY_ORDER = sql`${YEARLY_ORDER}, g.period`;
+
 /** Monthly fee rows, by payment date, then class order, section and roll number. */
 export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<MonthlyFeeRow[] & { total?: number }> {
   const rows = rowsOf<Record<string, unknown>>(
@@ -225,7 +229,7 @@ export async function monthlyFeeRows(db: Db, { schoolId, from, to, limit }: Peri
       select ${MONTHLY_COLUMNS},
              (select count(*) from g)::int as total
       from ${firstGroups(limit)} ${placement(schoolId)}
-      order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
+      order by ${MONTHLY_ORDER}
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
   const out: MonthlyFeeRow[] & { total?: number } = rows.map(monthlyFeeRowOf);
@@ -274,7 +278,7 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
         )
         select ${MONTHLY_COLUMNS}
         from complete g ${placement(schoolId)}
-        order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period
+        order by ${MONTHLY_ORDER}
         limit ${limit}`),
     );
     if (rows.length >= limit || until >= to) {
@@ -392,7 +396,7 @@ const monthlyRowsQuery = (period: Period) => sql`
   with g as (${monthlyGroups(period)})
   select ${MONTHLY_COLUMNS}
   from g ${placement(period.schoolId)}
-  order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1, g.period`;
+  order by ${MONTHLY_ORDER}`;
 
 /** Yearly and other fee rows of a period, in the tables' order. */
 const yearlyRowsQuery = (period: Period) => sql`
@@ -400,7 +404,7 @@ const yearlyRowsQuery = (period: Period) => sql`
   select ${YEARLY_COLUMNS}
   from g ${placement(period.schoolId)}
   join academic_sessions ses on ses.id = g.session_id
-  order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
+  order by ${YEARLY_ORDER}`;
 
 /** Yearly and other fee rows: one per student and session, by payment date, class, section and roll. */
 export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Period & { limit?: number }): Promise<YearlyFeeRow[] & { total?: number }> {
@@ -411,7 +415,7 @@ export async function yearlyFeeRows(db: Db, { schoolId, from, to, limit }: Perio
              (select count(*) from g)::int as total
       from ${firstGroups(limit)} ${placement(schoolId)}
       join academic_sessions ses on ses.id = g.session_id
-      order by g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1
+      order by ${YEARLY_ORDER}
       ${limit === undefined ? sql`` : sql`limit ${limit}`}`),
   );
   const out: YearlyFeeRow[] & { total?: number } = rows.map(yearlyFeeRowOf);
