@@ -25,7 +25,8 @@ describe.skipIf(skipReason())('subscription after the trial', () => {
 
     await poll(() => page.getByRole('heading', { name: 'Subscription Required' }).isVisible()).toBe(true);
     expect(await page.getByText('Your trial period has ended. Choose a plan to continue using our services.').isVisible()).toBe(true);
-    expect(await page.getByText('MOST POPULAR').isVisible()).toBe(true);
+    // the plans arrive after the heading: wait for them, not for the first paint
+    await poll(() => page.getByText('MOST POPULAR').isVisible()).toBe(true);
     // plan lines are the catalogue's and true (issue 12 item 7): no made-up early-access promise
     expect(await page.getByText('Everything in Basic').first().isVisible()).toBe(true);
     expect(await page.getByText('Get new features first').count()).toBe(0);

@@ -6,6 +6,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { studentLimitText, type Plan } from '@/web/lib/plans-api';
 import { cn } from '@/web/lib/utils';
+import { TEXTS } from './texts';
 
 /** A card's price lines, in paise: the server's quote once it has arrived, the catalogue's until then. */
 export interface CardPrice {
@@ -17,8 +18,7 @@ export interface CardPrice {
   undiscountedTotal: Paise;
 }
 
-/** platform §2: the pay button carries the payment provider's name (the sandbox stands in for it) */
-const PROVIDER_NAME = 'Razorpay';
+const T = TEXTS.card;
 
 export function PlanCard({
   plan,
@@ -49,20 +49,19 @@ export function PlanCard({
   const breakdown = price;
   // the catalogue's lines only: platform §2's hard-coded "Get new features first" promised what nothing provides (issue 12 item 7)
   const features = extras;
-  const per = cycle === 'yearly' ? 'year' : 'month';
   return (
     <Card className={cn('relative flex flex-col', plan.recommended && 'border-primary shadow-md ring-1 ring-primary')}>
-      {plan.recommended ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2 shadow-sm">MOST POPULAR</Badge> : null}
+      {plan.recommended ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2 shadow-sm">{T.mostPopular}</Badge> : null}
       <CardHeader className="pb-3 sm:pb-3">
         <CardTitle className="text-xl">{plan.name}</CardTitle>
         <p>
           <span className="text-3xl font-bold tracking-tight">{formatINR(breakdown.base, { decimals: false })}</span>
-          <span className="text-muted-foreground">/{per}</span>
+          <span className="text-muted-foreground">{T.per(cycle)}</span>
         </p>
         <p className="text-sm font-medium text-muted-foreground">{studentLimitText(plan.studentLimit)}</p>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">
-        {includes ? <p className="-mb-2 text-sm font-medium">Everything in {includes.name}{features.length > 0 ? ', plus:' : ''}</p> : null}
+        {includes ? <p className="-mb-2 text-sm font-medium">{T.everythingIn(includes.name, features.length > 0)}</p> : null}
         <ul className="grid gap-1.5 text-sm">
           {features.map((f) => (
             <li key={f} className="flex items-start gap-2">
@@ -71,20 +70,20 @@ export function PlanCard({
             </li>
           ))}
         </ul>
-        <dl className="mt-auto grid gap-1 rounded-lg bg-muted/60 p-3 text-sm" aria-label={`${plan.name} price breakdown`}>
-          <Row label={`Plan price (1 ${per})`} value={formatINR(breakdown.base)} />
+        <dl className="mt-auto grid gap-1 rounded-lg bg-muted/60 p-3 text-sm" aria-label={T.breakdown(plan.name)}>
+          <Row label={T.planPrice(cycle)} value={formatINR(breakdown.base)} />
           {breakdown.discount > 0 ? (
-            <Row label="First-time discount (50%)" value={`−${formatINR(breakdown.discount)}`} className="text-success" />
+            <Row label={T.discount} value={`−${formatINR(breakdown.discount)}`} className="text-success" />
           ) : null}
           {breakdown.credit > 0 ? (
-            <Row label="Credit for unused days" value={`−${formatINR(breakdown.credit)}`} className="text-success" />
+            <Row label={T.credit} value={`−${formatINR(breakdown.credit)}`} className="text-success" />
           ) : null}
-          <Row label="GST (18%)" value={formatINR(breakdown.gst)} />
+          <Row label={T.gst} value={formatINR(breakdown.gst)} />
           <div className="mt-1 flex items-baseline justify-between gap-2 border-t pt-2 font-semibold">
-            <dt>Total</dt>
+            <dt>{T.total}</dt>
             <dd className="text-right">
               {breakdown.discount > 0 ? (
-                <s className="mr-2 text-xs font-normal text-muted-foreground" aria-label={`full price ${formatINR(breakdown.undiscountedTotal)}`}>
+                <s className="mr-2 text-xs font-normal text-muted-foreground" aria-label={T.fullPrice(formatINR(breakdown.undiscountedTotal))}>
                   {formatINR(breakdown.undiscountedTotal)}
                 </s>
               ) : null}
@@ -101,7 +100,7 @@ export function PlanCard({
       <CardFooter>
         <Button className="w-full" size="lg" variant={plan.recommended ? 'default' : 'outline'} onClick={onPay} disabled={disabled || refused !== null}>
           <CreditCardIcon />
-          {busy ? 'Processing...' : `Pay with ${PROVIDER_NAME}`}
+          {busy ? T.processing : T.pay}
         </Button>
       </CardFooter>
     </Card>

@@ -24,6 +24,21 @@ export const TEXTS = {
   verifyFailed: { title: 'Payment Verification Failed', description: 'Please contact support if payment was deducted.' },
   successTitle: 'Payment Successful!',
   success: (planName: string) => `Your ${planName} plan is paid for. Taking you back…`,
+  card: {
+    mostPopular: 'MOST POPULAR',
+    per: (cycle: BillingCycle) => `/${per(cycle)}`,
+    everythingIn: (planName: string, more: boolean) => `Everything in ${planName}${more ? ', plus:' : ''}`,
+    breakdown: (planName: string) => `${planName} price breakdown`,
+    planPrice: (cycle: BillingCycle) => `Plan price (1 ${per(cycle)})`,
+    discount: 'First-time discount (50%)',
+    credit: 'Credit for unused days',
+    gst: 'GST (18%)',
+    total: 'Total',
+    fullPrice: (amount: string) => `full price ${amount}`,
+    processing: 'Processing...',
+    /** platform §2: the pay button carries the payment provider's name (the sandbox stands in for it) */
+    pay: 'Pay with Razorpay',
+  },
 } as const;
 
 const per = (cycle: BillingCycle) => (cycle === 'yearly' ? 'year' : 'month');
