@@ -22,10 +22,13 @@ export interface ChildServer {
 export async function startChildServer(ctx: BenchContext, { port, appName, workers = 1 }: { port: number; appName: string; workers?: number }): Promise<ChildServer> {
   if (!ctx.databaseUrl) throw new Error('a child server needs PostgreSQL (npm run bench:pg)');
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-  // the launcher of `npm start`: the compiled server (decision 0051). BENCH_CHILD_NODE_ARGS adds node's
-  // own options, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under a load
-  const nodeArgs = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
+  // `npm start`'s own command (package.json), run by the shell as npm runs it: the compiled server
+  // (decision 0051) with the heap limit it sets (decision 0063); its `exec` makes the shell the node
+  // process, whose memory is measured. BENCH_CHILD_NODE_ARGS adds node's own options through
+  // NODE_OPTIONS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under a load
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_CHILD_NODE_ARGS].filter(Boolean).join(' ');
+  const child: ChildProcess = spawn('sh', ['-c', scripts.start], {
     cwd: root,
     env: {
       ...process.env,
@@ -38,6 +41,7 @@ export async function startChildServer(ctx: BenchContext, { port, appName, worke
       WORKERS: String(workers),
       DATA_DIR: path.join(os.tmpdir(), `ledger-bench-${appName}`),
       APP_URL: `http://127.0.0.1:${port}`,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

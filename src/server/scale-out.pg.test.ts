@@ -288,6 +288,7 @@ describe('WORKERS=2 npm start', () => {
         NODE_ENV: 'production',
         PORT: String(port),
         WORKERS: '2',
+        MAX_HEAP_MB: '384',
         DATABASE_URL: databaseUrl,
         DATA_DIR: path.join(dataDir, 'cluster'),
         SERVE_WEB: 'false',
@@ -312,6 +313,8 @@ describe('WORKERS=2 npm start', () => {
     const primary = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)]).toString().trim().split(/\s+/)[0]!;
     const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', primary]).toString().trim().split(/\s+/).filter(Boolean);
     expect(workers.length).toBeGreaterThanOrEqual(2);
+    // every app process runs with npm start's heap limit, MAX_HEAP_MB here (decision 0063)
+    for (const pid of [primary, ...workers]) expect(execFileSync('ps', ['-o', 'args=', '-p', pid]).toString()).toContain('--max-old-space-size=384 ');
 
     child.kill('SIGTERM'); // to npm, which passes it on, as a service manager's stop does
     expect(await exited).toBe(0);

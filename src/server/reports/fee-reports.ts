@@ -11,7 +11,7 @@ import { ensurePositions, storedPositionsCte } from '../stats/student-positions'
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
 import { classRank, isIncome, isOpeningEntry } from './sql';
 import { rupeeStringSql } from '../lib/sql-money';
-import { withRowsText } from './document-text';
+import { latin1Json, withRowsText } from './document-text';
 import { rowsTable } from '../lib/sql-sets';
 import { loadLateFineRule } from '../policy/fines';
 import { arrearsCollected, reconcileCtes } from './reconcile-sql';
@@ -452,7 +452,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
   );
   const texts = masks.map((m) => {
     const months = maskMonths(monthOrdinal(m.first_key), m.due_mask);
-    return [m.first_key, m.due_mask, monthOrdinalsText(months), months.length] as const;
+    return [m.first_key, m.due_mask, latin1Json(monthOrdinalsText(months)), months.length] as const;
   });
   // today's late fine beside the dues (issue 16: the figure fee status and the payment link show);
   // not part of the total, which stays what stats call pending fees
@@ -467,7 +467,7 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
     : new Map<string, number>();
   const order = (alias: string) => sql.raw(`${sort === 'amount' ? `${alias}.owed desc, ` : ''}${alias}.class_rank, ${alias}.section, ${alias}.roll_number, ${alias}.name`);
   // each row's text as its whole-school row holds it (decision 0061), with the months due and the fine between and after
-  const rowObject = sql`l.list_head || ',"monthsDue":' || to_json(l.months_text)::text || l.list_tail || ',"fine":"' || ${rupeeStringSql(sql`l.fine`)} || '"}'`;
+  const rowObject = sql`l.list_head || ',"monthsDue":' || l.months_json || l.list_tail || ',"fine":"' || ${rupeeStringSql(sql`l.fine`)} || '"}'`;
   const [list] = rowsOf<{ rows: string; students: number; monthly: string; yearly: string; previous: string; total: string; months: number; fines: string; fined: number }>(
     await executeWithGenericPlans(db, sql`
       with ordered as (
@@ -481,9 +481,9 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
         order by ${order('p')}
       ),
       list as (
-        select p.*, coalesce(x.months_text, '') as months_text, coalesce(x.months, 0) as months, coalesce(f.fine, 0) as fine
+        select p.*, coalesce(x.months_json, '""') as months_json, coalesce(x.months, 0) as months, coalesce(f.fine, 0) as fine
         from ordered p
-        left join ${rowsTable([['first_key', 'text'], ['due_mask', 'text'], ['months_text', 'text'], ['months', 'int']], texts)} on x.first_key = p.first_key and x.due_mask = p.due_mask::text
+        left join ${rowsTable([['first_key', 'text'], ['due_mask', 'text'], ['months_json', 'text'], ['months', 'int']], texts)} on x.first_key = p.first_key and x.due_mask = p.due_mask::text
         left join (select * from ${rowsTable([['id', 'uuid'], ['fine', 'bigint']], [...fines])}) f on f.id = p.id
       )
       -- the aggregate's order is what guarantees the list's; the rows' order above only makes it cheap

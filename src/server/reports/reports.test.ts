@@ -101,6 +101,10 @@ describe('reports of the Reports tab, against the hand-worked fixture school', (
       ['Class 5', 'A', 'Aarav Sharma', 'Nov 2026 (1)', '2100.00', '4700.00', '1500.00', '8300.00'],
     ]);
     expect(t.totals).toMatchObject({ monthly: '11900.00', yearly: '17400.00', previous: '1500.00', total: EXPECTED.pendingFees });
+    // the months' en dash travels escaped, so the list's text holds one byte a character (decision 0063)
+    const raw = (await fx.school.api.get('/api/reports/pending-fees')).body;
+    expect(raw).toContain('"monthsDue":"Oct\\u2013Nov 2026 (2)"');
+    expect([...raw].filter((c) => c.charCodeAt(0) > 0xff)).toEqual([]);
     const byAmount = await get('/api/reports/pending-fees?sort=amount');
     expect(column(table(byAmount, 'Defaulters'), 'name')).toEqual(['Meera Iyer', 'Aarav Sharma', 'Kabir Singh']);
     const class5 = await get('/api/reports/pending-fees?class=class%205');
