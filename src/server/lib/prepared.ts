@@ -60,7 +60,13 @@ const genericPlansWith = (settings?: SQL) => sql`select ${GENERIC_PLANS}${settin
  * The embedded database is one connection, where a transaction left open waits for the others.
  */
 export function readsRunAtOnce(db: Db): boolean {
-  return (db._.session as unknown as { client?: unknown }).client instanceof pg.Pool;
+  return poolOf(db) !== undefined;
+}
+
+/** The PostgreSQL pool `db` runs on; undefined on a transaction's handle or the embedded database. */
+function poolOf(db: Db): pg.Pool | undefined {
+  const client = (db._.session as unknown as { client?: unknown }).client;
+  return client instanceof pg.Pool ? client : undefined;
 }
 
 /** Whether statements on `db` go to PostgreSQL through node-postgres (a pool, or a transaction's client). */
@@ -94,8 +100,8 @@ export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>, 
  * back and its error is thrown. On a transaction's handle or the embedded database: `withGenericPlans`.
  */
 export async function executeWithGenericPlans(db: Db, query: SQL, settings?: SQL): Promise<{ rows: unknown[] }> {
-  const session = db._.session as unknown as { client?: unknown; logger?: { logQuery(text: string, params: unknown[]): void } };
-  const pool = session.client instanceof pg.Pool ? session.client : undefined;
+  const session = db._.session as unknown as { logger?: { logQuery(text: string, params: unknown[]): void } };
+  const pool = poolOf(db);
   if (!pool) return withGenericPlans(db, (conn) => executePrepared(conn, query), settings);
   const built = dialect.sqlToQuery(query);
   const setting = dialect.sqlToQuery(genericPlansWith(settings));
@@ -216,9 +222,10 @@ const committedSessions = new WeakSet<object>();
  * database: `db.transaction`.
  */
 export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  const outer = db._.session as unknown as { client?: unknown; dialect: unknown; schema: unknown; options: { logger?: { logQuery(text: string, params: unknown[]): void } } };
-  if (!(outer.client instanceof pg.Pool)) return db.transaction((tx) => fn(tx as unknown as Db));
-  const client = (await outer.client.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
+  const outer = db._.session as unknown as { dialect: unknown; schema: unknown; options: { logger?: { logQuery(text: string, params: unknown[]): void } } };
+  const pool = poolOf(db);
+  if (!pool) return db.transaction((tx) => fn(tx as unknown as Db));
+  const client = (await pool.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
   const session = new NodePgSession(client as never, outer.dialect as never, outer.schema as never, outer.options as never);
   const tx = new NodePgTransaction(outer.dialect as never, session, outer.schema as never) as unknown as Db;
   pipelinedSessions.add(session);
