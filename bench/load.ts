@@ -2,6 +2,12 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import type { BenchRow } from './types';
 
+/**
+ * What every request of the bench's loads says of itself as a clerk's browser would: it takes a
+ * compressed answer (Chrome's list), so the server's compression is in every figure (decision 0065).
+ */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' } as const;
+
 /** One request of a varied load: each connection asks for the next one when it is free. */
 export interface PlannedRequest {
   method?: 'GET' | 'POST';
@@ -40,7 +46,7 @@ export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
   // window does not start behind another scenario's backlog (reads only: a write would be a replay)
   const first = load.next(0);
   if ((first.method ?? 'GET') === 'GET') {
-    const res = await fetch(`${load.baseUrl}${first.path}`, { headers: { authorization: `Bearer ${first.token ?? load.token ?? ''}` } }).catch(() => null);
+    const res = await fetch(`${load.baseUrl}${first.path}`, { headers: { ...BROWSER_HEADERS, authorization: `Bearer ${first.token ?? load.token ?? ''}` } }).catch(() => null);
     await res?.arrayBuffer();
   }
   let i = 0;
@@ -58,7 +64,7 @@ export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
             ...req,
             method: planned.method ?? 'GET',
             path: planned.path,
-            headers: { authorization: `Bearer ${token}`, ...(planned.body === undefined ? {} : { 'content-type': 'application/json' }) },
+            headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}`, ...(planned.body === undefined ? {} : { 'content-type': 'application/json' }) },
             ...(planned.body === undefined ? { body: undefined } : { body: JSON.stringify(planned.body) }),
           };
         },
@@ -104,6 +110,7 @@ export async function openLoad(load: VariedLoad): Promise<{ run(): Promise<LoadF
           method: planned.method ?? 'GET',
           path: planned.path,
           headers: {
+            ...BROWSER_HEADERS,
             ...(token ? { authorization: `Bearer ${token}` } : {}),
             ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
           },

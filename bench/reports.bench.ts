@@ -5,7 +5,7 @@ import { rowsOf } from '../src/server/lib/sql-rows';
 import { markSchoolChanged } from '../src/server/stats/versions';
 import { generatedSchool, type BenchSchool } from './generate';
 import type { BenchContext, BenchRow } from './types';
-import { failedRequests } from './load';
+import { BROWSER_HEADERS, failedRequests } from './load';
 
 /**
  * Issue 5 targets, for schools of ctx.sizes students (default 2,000 and 60,000) with three sessions
@@ -44,7 +44,7 @@ async function gridSaves(ctx: BenchContext, school: BenchSchool, label: string):
     method: 'POST',
     connections: 50,
     amount: students.length,
-    headers: { authorization: `Bearer ${school.token}`, 'content-type': 'application/json' },
+    headers: { ...BROWSER_HEADERS, authorization: `Bearer ${school.token}`, 'content-type': 'application/json' },
     requests: [
       {
         setupRequest: (req) => {

@@ -28,7 +28,7 @@ import { schools, users } from '../src/server/db/schema';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
-import { failedRequests } from './load';
+import { BROWSER_HEADERS, failedRequests } from './load';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, sizes: { type: 'string' }, quick: { type: 'boolean', default: false } },
@@ -168,6 +168,7 @@ const ctx: BenchContext = {
       // a fixed number of slow requests is timed to the end (autocannon's default gives up at 10 s)
       ...(options.amount ? { amount: options.amount, timeout: 120 } : { duration: seconds(options.duration ?? 5) }),
       headers: {
+        ...BROWSER_HEADERS,
         authorization: `Bearer ${options.token}`,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },

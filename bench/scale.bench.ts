@@ -9,6 +9,7 @@ import { academicSessions } from '../src/server/db/schema';
 import { insertRoster } from '../src/server/demo/generate';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import type { BenchContext, BenchRow } from './types';
+import { BROWSER_HEADERS } from './load';
 import { freePort } from '../src/server/test/ports';
 
 /**
@@ -71,7 +72,7 @@ const stop = (child: ChildProcess) =>
 async function measure(ctx: BenchContext, databaseUrl: string, workers: number, token: string, dataDir: string): Promise<BenchRow> {
   const { url, child } = await startServer(ctx, databaseUrl, workers, dataDir);
   try {
-    const options = { url: `${url}/api/students?limit=50`, connections: CONNECTIONS, workers: 1, headers: { authorization: `Bearer ${token}` } };
+    const options = { url: `${url}/api/students?limit=50`, connections: CONNECTIONS, workers: 1, headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` } };
     // every process checks the session once and warms its code paths before it is timed
     await autocannon({ ...options, duration: 2 });
     const result = await autocannon({ ...options, duration: SECONDS });

@@ -7,7 +7,7 @@ import { academicSessions } from '../src/server/db/schema';
 import { rowsOf } from '../src/server/lib/sql-rows';
 import { startChildServer, type ChildServer } from './child';
 import { generatedSchool, type BenchSchool } from './generate';
-import { p99Row, variedLoad } from './load';
+import { BROWSER_HEADERS, p99Row, variedLoad } from './load';
 import { progressGap, streamImport, studentCsv } from './students.bench';
 import type { BenchContext, BenchRow } from './types';
 
@@ -26,7 +26,7 @@ interface Pupil {
   rollNumber: number;
 }
 
-const headers = (token: string, body?: unknown) => ({ authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) });
+const headers = (token: string, body?: unknown) => ({ ...BROWSER_HEADERS, authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) });
 
 async function send(ctx: BenchContext, token: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; bytes: number }> {
   const res = await fetch(`${ctx.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: headers(token, body), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import viteConfig from '../../vite.config';
-import { buildApp } from './app';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { buildApp, SYNC_COMPRESS_BYTES } from './app';
 import { MovableClock } from './clock';
 import { BODY_TOO_LARGE } from './lib/errors';
 import { createSmtpMailer } from './mail/mailer';
@@ -46,6 +47,39 @@ describe('answers of the API', () => {
     expect(login.headers['cache-control']).toBe('no-store');
     const denied = await ctx.app.inject({ method: 'GET', url: '/api/students' });
     expect(denied.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('compression of the API (decision 0065)', () => {
+  it("a screen's JSON is compressed in one call, with its length; a larger answer still streams", async () => {
+    const csv = `name,class\n${Array.from({ length: 60 }, (_, i) => `Pupil Number ${i + 1},Class 3`).join('\n')}`;
+    const imported = await school.api.post('/api/students/bulk-progress', { csv });
+    expect(imported.statusCode).toBe(200);
+
+    const plain = await school.api.get('/api/students?limit=50');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // past the library's own limit for one call on two cores (8 KB), under ours
+    expect(plain.rawPayload.length).toBeGreaterThan(8 * 1024);
+    expect(plain.rawPayload.length).toBeLessThan(SYNC_COMPRESS_BYTES);
+
+    for (const encoding of ['gzip', 'br'] as const) {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/students?limit=50', headers: { authorization: `Bearer ${school.token}`, 'accept-encoding': encoding } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding'], encoding).toBe(encoding);
+      // compressed whole: the answer says its length; a stream would be sent in chunks without one
+      expect(res.headers['content-length'], encoding).toBe(String(res.rawPayload.length));
+      expect(res.headers['transfer-encoding'], encoding).toBeUndefined();
+      const text = (encoding === 'gzip' ? gunzipSync(res.rawPayload) : brotliDecompressSync(res.rawPayload)).toString('utf8');
+      expect(text).toBe(plain.payload);
+      expect(JSON.parse(text) as unknown[]).toHaveLength(50);
+    }
+
+    // the API reference (over 256 KB) is compressed as a stream, so the event loop never waits on it
+    const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-encoding']).toBe('gzip');
+    expect(docs.headers['content-length']).toBeUndefined();
+    expect(gunzipSync(docs.rawPayload).length).toBeGreaterThan(SYNC_COMPRESS_BYTES);
   });
 });
 
