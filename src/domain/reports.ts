@@ -152,12 +152,5 @@ export function monthOrdinalsText(ordinals: readonly number[]): string {
   return `${text} (${ordinals.length})`;
 }
 
-/**
- * When a report or download was made, as India reads it: "22 Nov 2026, 8:15 pm" (Asia/Kolkata,
- * en-IN), whatever the server's own time zone.
- */
-const indiaDateTime = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true });
-export function formatIndiaDateTime(instant: string | Date): string {
-  const d = typeof instant === 'string' ? new Date(instant) : instant;
-  return Number.isNaN(d.getTime()) ? String(instant) : indiaDateTime.format(d);
-}
+/** When a report or download was made, as India reads it: "22 Nov 2026, 8:15 pm" (decision 0066). */
+export { formatIndiaDateTime } from './dates';

@@ -3,7 +3,7 @@ import { FEE_HEADS, HEAD_LABELS, type FeeHead, type PaymentMode } from '../../do
 import { monthKeyLabel } from '../../domain/reports';
 import { col, REPORT_TITLES, type ReportDocument } from '../../domain/report-document';
 import { sessionMonths } from '../../domain/sessions';
-import { formatLongDateIndia } from './dates';
+import { formatDateIN } from '../../domain/dates';
 import { rowsOf } from '../lib/sql-rows';
 import { money, num, reportSession, type ReportContext } from './report-context';
 import { isIncome } from './sql';
@@ -133,9 +133,9 @@ export async function dayBookReport(ctx: ReportContext, { date }: { date: string
       .join(', ');
   return {
     kind: 'day-book',
-    title: `${REPORT_TITLES['day-book']}: ${formatLongDateIndia(date)}`,
+    title: `${REPORT_TITLES['day-book']}: ${formatDateIN(date)}`,
     schoolName: ctx.schoolName,
-    subtitle: `Receipts written and expenses dated ${formatLongDateIndia(date)}`,
+    subtitle: `Receipts written and expenses dated ${formatDateIN(date)}`,
     generatedAt: ctx.generatedAt,
     summary: [
       { label: 'Receipts', value: receipts.length, kind: 'number' },

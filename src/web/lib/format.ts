@@ -1,3 +1,4 @@
+import { formatLongDateIN, formatShortDateIN } from '@/domain/dates';
 import { formatINR, parseRupees, type Paise } from '@/domain/money';
 
 /** Formats a wire amount ("1500.00") as "₹1,500.00"; en-IN only at the edge. */
@@ -10,20 +11,18 @@ export function paiseOf(amount: string | null | undefined): Paise | null {
   return amount == null ? null : parseRupees(amount);
 }
 
-const dateFmt = new Intl.DateTimeFormat('en-IN', { day: '2-digit', month: 'short', year: 'numeric' });
-const longFmt = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
-
+/** "05 Nov 2026" (a calendar date as it is, an instant in India time); "—" for none. */
 export function formatDate(value: string | Date | null | undefined): string {
-  if (!value) return '—';
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '—' : dateFmt.format(d);
+  return (value ? formatShortDateIN(value) : null) ?? '—';
 }
 
+/** "5 November 2026", as `formatDate`. */
 export function formatLongDate(value: string | Date | null | undefined): string {
-  if (!value) return '—';
-  const d = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(d.getTime()) ? '—' : longFmt.format(d);
+  return (value ? formatLongDateIN(value) : null) ?? '—';
 }
+
+/** "Nov 26" for `2026-11` and "16 Nov" for `2026-11-16`: the axes of the charts. */
+export { formatMonthShortYear, formatDayShortMonth } from '@/domain/dates';
 
 /** "22 Nov 2026, 8:15 pm" in India time, whatever the browser's time zone (when a report was made). */
 export { formatIndiaDateTime as formatGeneratedAt } from '@/domain/reports';

@@ -5,7 +5,7 @@ import { formatINR, type Paise } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
-import { compactINR, paiseOf, rupees } from '@/web/lib/format';
+import { compactINR, formatDayShortMonth, formatMonthShortYear, paiseOf, rupees } from '@/web/lib/format';
 import { analyticsQuery } from './api';
 import { ANALYTICS_TEXTS as T } from './texts';
 
@@ -14,12 +14,10 @@ const tooltipStyle = { background: 'var(--popover)', border: '1px solid var(--bo
 const axis = { fontSize: 11, fill: 'var(--muted-foreground)' };
 const money = (v: unknown) => formatINR(Number(v) as Paise);
 
-const monthFmt = new Intl.DateTimeFormat('en-IN', { month: 'short', year: '2-digit', timeZone: 'UTC' });
-const dayFmt = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 /** `2026-11` → "Nov 26" */
-const monthLabel = (key: string) => monthFmt.format(new Date(`${key}-01T00:00:00Z`));
+const monthLabel = formatMonthShortYear;
 /** `2026-11-16` → "16 Nov" */
-const dayLabel = (date: string) => dayFmt.format(new Date(`${date}T00:00:00Z`));
+const dayLabel = formatDayShortMonth;
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint: string }) {
   return (

@@ -14,7 +14,7 @@ import { Alert, AlertDescription } from '@/web/components/ui/alert';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
-import { rupees } from '@/web/lib/format';
+import { formatGeneratedAt, rupees } from '@/web/lib/format';
 import { studentReceiptsQuery, type Receipt } from '@/web/lib/ledger-api';
 import { ApiError } from '@/web/lib/request';
 import { feeStructuresQuery } from '@/web/lib/school-data';
@@ -199,7 +199,7 @@ function StudentMonthly({ state }: { state: ReturnType<typeof useFeeSelection> }
         <Alert variant="info">
           <HistoryIcon />
           <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-            <span>Unsaved entries from {new Date(draftState.restoredAt).toLocaleString('en-IN')} were restored from this computer.</span>
+            <span>Unsaved entries from {formatGeneratedAt(draftState.restoredAt)} were restored from this computer.</span>
             <Button size="sm" variant="outline" onClick={draftState.clear}>
               Discard them
             </Button>

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/web/components/auth-layout';
+import { formatLongDate } from '@/web/lib/format';
 import { CONTACT } from './policy-facts';
 
 /** A calendar date ("2026-11-22") as "22 November 2026", the same in every time zone. */
-const calendarDate = (iso: string) =>
-  new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+const calendarDate = formatLongDate;
 
 /** The frame of a policy page: title, "Last updated", the sections, and where to ask questions. */
 export function PolicyPage({ title, lastUpdated, intro, children }: { title: string; lastUpdated: string; intro: ReactNode; children: ReactNode }) {
