@@ -38,18 +38,20 @@ export function StudentFeeActions({
     onSuccess: () => refreshLedger(queryClient),
   });
 
+  // through the promise: a discharged student leaves the refreshed lists, so this component may be
+  // gone before mutate's own callbacks would run, and TanStack Query drops them then (as Delete Student)
   const doDischarge = () =>
-    discharge.mutate(undefined, {
-      onSuccess: () => {
+    discharge.mutateAsync().then(
+      () => {
         toast.success({ title: 'Student Discharged', description: 'Student has been successfully discharged and moved to passouts.' });
         onDischarged?.();
       },
-      onError: (error) =>
+      (error: unknown) =>
         toast.error({
           title: 'Discharge Failed',
           description: serverMessage(error) ?? 'Failed to discharge student. Please try again.',
         }),
-    });
+    );
 
   return (
     <>

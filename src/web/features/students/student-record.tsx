@@ -29,18 +29,21 @@ export function StudentRecord({ student, onSaved, onDeleted }: { student: Studen
   const remove = useDeleteStudent();
   const reveal = useRevealAadhaar();
 
+  // through the promise, not mutate's own callbacks: the lists refreshed after the delete no longer
+  // hold this student, so this record may be gone before they run, and TanStack Query drops the
+  // callbacks of a mutate whose component has unmounted (the toast went missing once answers came quicker)
   const doDelete = () =>
-    remove.mutate(student.id, {
-      onSuccess: () => {
+    remove.mutateAsync(student.id).then(
+      () => {
         toast.success({ title: 'Student Deleted', description: 'Student has been successfully deleted from the system.' });
         onDeleted();
       },
-      onError: (error) =>
+      (error: unknown) =>
         toast.error({
           title: 'Delete Failed',
           description: serverMessage(error) ?? 'Failed to delete student. Please try again.',
         }),
-    });
+    );
 
   const doReveal = () =>
     reveal.mutate(student.id, {
