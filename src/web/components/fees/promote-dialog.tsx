@@ -70,8 +70,10 @@ function PromoteForm({ student, onDone, onPromoted }: { student: FeeStudent; onD
       toast.error({ title: 'Validation Error', description: PROMOTE_REQUIRED_MESSAGE });
       return;
     }
-    promote.mutate(input, {
-      onSuccess: (answer) => {
+    // through the promise: a promoted student leaves the class shown, so this dialog may be gone
+    // before mutate's own callbacks would run, and TanStack Query drops them then (as Delete Student)
+    void promote.mutateAsync(input).then(
+      (answer) => {
         const carried = rupees(answer.previousBalance.balance);
         toast.success({
           title: 'Student Promoted',
@@ -80,12 +82,12 @@ function PromoteForm({ student, onDone, onPromoted }: { student: FeeStudent; onD
         onPromoted?.(answer);
         onDone();
       },
-      onError: (error) =>
+      (error: unknown) =>
         toast.error({
           title: 'Promotion Failed',
           description: serverMessage(error) ?? 'Failed to promote student. Please try again.',
         }),
-    });
+    );
   };
 
   return (
