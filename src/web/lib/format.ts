@@ -25,7 +25,7 @@ export function formatLongDate(value: string | Date | null | undefined): string 
 export { formatMonthShortYear, formatDayShortMonth } from '@/domain/dates';
 
 /** "22 Nov 2026, 8:15 pm" in India time, whatever the browser's time zone (when a report was made). */
-export { formatIndiaDateTime as formatGeneratedAt } from '@/domain/reports';
+export { formatIndiaDateTime as formatGeneratedAt } from '@/domain/dates';
 
 /** "₹4.5L", "₹1.2Cr", "₹850" from paise: chart axis labels in the Indian way of counting. */
 export function compactINR(value: number): string {

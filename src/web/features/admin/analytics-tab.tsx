@@ -14,10 +14,6 @@ const tooltipStyle = { background: 'var(--popover)', border: '1px solid var(--bo
 const axis = { fontSize: 11, fill: 'var(--muted-foreground)' };
 const money = (v: unknown) => formatINR(Number(v) as Paise);
 
-/** `2026-11` → "Nov 26" */
-const monthLabel = formatMonthShortYear;
-/** `2026-11-16` → "16 Nov" */
-const dayLabel = formatDayShortMonth;
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint: string }) {
   return (
@@ -37,9 +33,9 @@ export function AnalyticsTab() {
   if (analytics.isPending) return <div className="flex justify-center py-16"><Spinner label={T.loading} /></div>;
   if (analytics.isError) return <p role="alert" className="py-16 text-center text-sm text-destructive">{T.failed}</p>;
   const a = analytics.data;
-  const revenue = a.revenueByMonth.map((m) => ({ label: monthLabel(m.month), revenue: paiseOf(m.revenue) ?? 0, payments: m.payments }));
-  const weeks = a.signupsByWeek.map((w) => ({ label: dayLabel(w.weekStart), signups: w.signups, converted: w.converted, conversion: w.signups > 0 ? w.conversionPercent : null }));
-  const churn = a.churnByMonth.map((m) => ({ label: monthLabel(m.month), churn: m.churnPercent, churned: m.churned, payingAtStart: m.payingAtStart }));
+  const revenue = a.revenueByMonth.map((m) => ({ label: formatMonthShortYear(m.month), revenue: paiseOf(m.revenue) ?? 0, payments: m.payments }));
+  const weeks = a.signupsByWeek.map((w) => ({ label: formatDayShortMonth(w.weekStart), signups: w.signups, converted: w.converted, conversion: w.signups > 0 ? w.conversionPercent : null }));
+  const churn = a.churnByMonth.map((m) => ({ label: formatMonthShortYear(m.month), churn: m.churnPercent, churned: m.churned, payingAtStart: m.payingAtStart }));
   const mix = a.planMix.filter((p) => p.schools > 0);
 
   return (

@@ -4,9 +4,6 @@ import { AuthLayout } from '@/web/components/auth-layout';
 import { formatLongDate } from '@/web/lib/format';
 import { CONTACT } from './policy-facts';
 
-/** A calendar date ("2026-11-22") as "22 November 2026", the same in every time zone. */
-const calendarDate = formatLongDate;
-
 /** The frame of a policy page: title, "Last updated", the sections, and where to ask questions. */
 export function PolicyPage({ title, lastUpdated, intro, children }: { title: string; lastUpdated: string; intro: ReactNode; children: ReactNode }) {
   return (
@@ -14,7 +11,7 @@ export function PolicyPage({ title, lastUpdated, intro, children }: { title: str
       <article className="rounded-xl border bg-card p-5 shadow-sm sm:p-8">
         <header className="mb-6 border-b pb-5">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
-          <p className="mt-1 text-sm text-muted-foreground">Last updated: {calendarDate(lastUpdated)}</p>
+          <p className="mt-1 text-sm text-muted-foreground">Last updated: {formatLongDate(lastUpdated)}</p>
           <div className="mt-4 text-[0.95rem] leading-relaxed text-muted-foreground">{intro}</div>
         </header>
         <div className="grid gap-7">{children}</div>
