@@ -6,7 +6,7 @@
  * --no-build (then dist/web must exist), prints each initial file and what the login page, the
  * dashboard and Fee Status add on top, and exits 1 above the budget.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -62,6 +62,9 @@ for (const file of [...initial].sort((a, b) => gzipSize(b) - gzipSize(a))) {
   console.log(`  ${kb(gzipSize(file))}  ${file}`);
 }
 console.log(`  ${kb(total)}  total, budget ${INITIAL_JS_BUDGET_KB} kB`);
+// what a browser downloads: the build's brotli copies, which the server sends as they are (decision 0067)
+const sentSize = (file: string) => (existsSync(path.join(dist, `${file}.br`)) ? statSync(path.join(dist, `${file}.br`)).size : gzipSize(file));
+console.log(`  ${kb([...initial].reduce((sum, f) => sum + sentSize(f), 0))}  as sent to a browser that takes brotli (the build's .br copies)`);
 for (const file of css) console.log(`  ${kb(gzipSize(file))}  ${file} (stylesheet, not counted)`);
 
 const assets = readdirSync(path.join(dist, 'assets'));

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { buildApp, SYNC_COMPRESS_BYTES } from './app';
 import { MovableClock } from './clock';
 import { BODY_TOO_LARGE } from './lib/errors';
 import { createSmtpMailer } from './mail/mailer';
+import { precompressDir } from './web/precompress';
 import { createTestApp, signUpSchool, type TestContext } from './test/harness';
 
 /** Issue "Trust before launch", item 18: the edges of every request and answer. */
@@ -140,13 +141,18 @@ describe('source maps', () => {
   });
 });
 
-describe('caching and compression of the web app (decision 0044)', () => {
-  it('hashed assets are kept for a year, index.html and client routes are revalidated, scripts are sent gzipped', async () => {
+describe('caching and compression of the web app (decisions 0044, 0067)', () => {
+  it("hashed assets are kept for a year, index.html and client routes are revalidated, and the build's compressed copies are sent as they are", async () => {
     const dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    const page = `<!doctype html><html lang="en-IN"><head><title>School Ledger</title></head><body>${'<div id="root"></div>'.repeat(80)}</body></html>`;
+    const code = readFileSync(path.join(import.meta.dirname, '../domain/money.ts'), 'utf8');
+    writeFileSync(path.join(dist, 'index.html'), page);
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js'), `export const a = "${'x'.repeat(4000)}";`);
+    writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js'), code);
+    await precompressDir(dist);
+    // a file the build did not compress (none does now, but a hand-copied one would) is compressed when sent
+    writeFileSync(path.join(dist, 'assets', 'late-AbCd1234.js'), `export const a = "${'x'.repeat(4000)}";`);
     const previous = process.env.WEB_DIST;
     process.env.WEB_DIST = dist;
     try {
@@ -159,10 +165,35 @@ describe('caching and compression of the web app (decision 0044)', () => {
         web: true,
       });
       await app.ready();
-      const script = await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'gzip' } });
+      const brCopy = readFileSync(path.join(dist, 'assets', 'index-AbCd1234.js.br'));
+      const gzCopy = readFileSync(path.join(dist, 'assets', 'index-AbCd1234.js.gz'));
+      // Chrome's accept-encoding gets the brotli copy, byte for byte, with its length
+      const script = await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
       expect(script.statusCode).toBe(200);
       expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      expect(script.headers['content-encoding']).toBe('gzip');
+      expect(script.headers['content-encoding']).toBe('br');
+      expect(script.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(script.headers['vary']).toMatch(/accept-encoding/i);
+      expect(Number(script.headers['content-length'])).toBe(brCopy.length);
+      expect(script.rawPayload.equals(brCopy)).toBe(true);
+      expect(brotliDecompressSync(script.rawPayload).toString('utf8')).toBe(code);
+      // gzip alone gets the gzip copy; no encoding gets the file itself
+      const gzipped = await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(gzipped.rawPayload.equals(gzCopy)).toBe(true);
+      const plain = await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(code);
+      // the copies are no addresses of their own
+      expect((await app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js.br' })).statusCode).toBe(404);
+      // a client route gets index.html's brotli copy, revalidated
+      const route = await app.inject({ method: 'GET', url: '/school/dashboard', headers: { 'accept-encoding': 'br' } });
+      expect(route.headers['content-encoding']).toBe('br');
+      expect(route.headers['cache-control']).toBe('no-cache');
+      expect(brotliDecompressSync(route.rawPayload).toString('utf8')).toBe(page);
+      const late = await app.inject({ method: 'GET', url: '/assets/late-AbCd1234.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(late.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(late.rawPayload).toString('utf8')).toContain('xxxx');
       for (const url of ['/', '/index.html', '/favicon.svg', '/school/dashboard']) {
         const res = await app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(200);

@@ -69,6 +69,10 @@ export async function serveWeb(app: FastifyInstance): Promise<void> {
     wildcard: false,
     index: ['index.html'],
     allowedPath: isServable,
+    // the build's brotli and gzip copies (vite.config.ts, decision 0067) go out as they are; a file
+    // without one is compressed by @fastify/compress as before. They are no paths of their own.
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
     // @fastify/static's own cache-control is replaced by cacheControlFor
     cacheControl: false,
     setHeaders: (reply, filePath) => reply.header('cache-control', cacheControlFor(filePath)),
