@@ -59,6 +59,22 @@ describe.skipIf(skipReason())('first run', () => {
     await visitor.close();
   });
 
+  it('opens the dashboard without a preload link for each of its chunks: they load as their imports name them (decision 0068)', async () => {
+    const fresh = await e2e.newPage();
+    await signInAtLogin(fresh, school.email, school.password);
+    await fresh.waitForURL('**/school/dashboard**');
+    await poll(() => fresh.getByRole('button', { name: 'Add Student' }).first().isVisible()).toBe(true);
+    const indexHtml = (await e2e.app.inject({ method: 'GET', url: '/' })).body;
+    const inHtml = [...indexHtml.matchAll(/rel="modulepreload"/g)].length;
+    expect(inHtml).toBeGreaterThan(0);
+    // the first screen's chunks are still preloaded by index.html, and nothing is added to the page
+    expect(await fresh.evaluate(() => document.querySelectorAll('link[rel="modulepreload"]').length)).toBe(inHtml);
+    // while the route's own chunks did load, many more than index.html names
+    const scripts = await fresh.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/assets/') && e.name.endsWith('.js')).length);
+    expect(scripts).toBeGreaterThan(inHtml + 20);
+    await fresh.close();
+  });
+
   it('greets a first sign-in with the welcome banner and the setup checklist', async () => {
     const banner = page.getByTestId('welcome-banner');
     await poll(() => banner.isVisible()).toBe(true);

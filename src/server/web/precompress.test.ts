@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import viteConfig from '../../../vite.config';
 import { precompressDir } from './precompress';
 
 let dir = '';
@@ -52,10 +51,5 @@ describe('the build compresses the web app ahead (decision 0067)', () => {
     const script4 = brotliCompressSync(readFileSync(path.join(dir, 'assets/index-AbCd1234.js')), { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
     expect(readFileSync(path.join(dir, 'assets/index-AbCd1234.js.br')).length).toBeLessThan(script4.length);
     expect(result.brotliBytes).toBeLessThan(result.bytes);
-  });
-
-  it('runs as a step of every production build', () => {
-    const names = (viteConfig.plugins ?? []).flat().map((p) => (p && typeof p === 'object' && 'name' in p ? p.name : ''));
-    expect(names).toContain('school-ledger:precompress');
   });
 });
