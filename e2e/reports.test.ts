@@ -161,4 +161,34 @@ describe.skipIf(skipReason())('reports', () => {
     expect(await card('Total Expenses')).toContain(inr(10000));
     await soon(() => page.getByText('Collection Progress').isVisible()).toBe(true);
   });
+
+  it('writes a crore figure whole on its card, at 1280 and 1024 px and on a phone', async () => {
+    const rich = await feeSchool(e2e, 'Shalimar Bagh Public School');
+    // a residential school's fees: ₹7,00,000 a month and ₹90,00,000 a year
+    await rich.call('POST', '/api/class-fee-structures', {
+      className: 'Class 12',
+      academicYear: rich.session.sessionName,
+      monthlyTuitionFee: '700000',
+      yearlyFee: '9000000',
+      examFee: '0',
+      booksFee: '0',
+      uniformFee: '0',
+      miscFee: '0',
+    });
+    const pupil = await addStudent(rich, { name: 'Zoya Mir', class: 'Class 12' });
+    await rich.call('POST', '/api/fees', { studentId: pupil.id, fees: [{ type: 'admission', amount: 9000000 }, { type: 'monthly', amount: 7261349 }], paymentMode: 'cash' });
+    const figure = inr(16261349);
+    expect(figure).toBe('₹1,62,61,349.00');
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 1024, height: 768 }, { width: 375, height: 812 }]) {
+      const page = await e2e.newPage({ mobile: viewport.width < 640 });
+      await page.setViewportSize(viewport);
+      await openDashboard(page, rich.token, 'students');
+      const revenue = page.getByRole('listitem').filter({ hasText: 'Total Revenue' });
+      await soon(() => revenue.innerText()).toContain(figure);
+      // every card's figure is as wide as it is written: nothing cut off behind an ellipsis
+      const cut = await page.locator('ul li p.tabular-nums').evaluateAll((ps) => ps.filter((p) => p.scrollWidth > p.clientWidth).map((p) => p.textContent));
+      expect(cut, `${viewport.width} px`).toEqual([]);
+      await page.close();
+    }
+  });
 });

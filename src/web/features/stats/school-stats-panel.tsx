@@ -121,25 +121,30 @@ function cardsOf(s: SchoolStats | undefined): CardSpec[] {
 }
 
 /**
- * A long amount a size smaller, so it is read whole instead of cut: a card is about 160 px wide for
- * its figure at 1280 px (four columns) and 140 px on a phone; "₹31,46,252.00" fits at 18 px and a
- * crore figure such as "₹4,98,39,14,454.00" at 14 px.
+ * A figure is written whole, as large as its card allows: up to 20 px, and smaller as the text grows
+ * or the card narrows (a container query width, `cqi`, of the figure's column). A bold tabular digit
+ * or the rupee sign is up to 0.72 of the font size and a comma or point 0.4 (measured in Chromium's
+ * fallback font, wider than Inter). The title holds the figure too.
  */
-const valueSize = (value: string) => (value.length > 15 ? 'text-sm' : value.length > 12 ? 'text-base sm:text-lg' : 'text-base sm:text-xl');
+function figureFontSize(value: string): string {
+  const ems = [...value].reduce((sum, c) => sum + (c === ',' || c === '.' ? 0.4 : 0.72), 0);
+  return `min(1.25rem, ${(97 / Math.max(ems, 1)).toFixed(2)}cqi)`;
+}
 
 function StatCards({ stats }: { stats: SchoolStats | undefined }) {
-  // two columns even on a phone, so the eight figures fit on one screen; icons from 640 px up
+  // two columns even on a phone, so the eight figures fit on one screen; icons from 640 px up; four
+  // columns only from 1280 px, where a figure still has 130 px (at 1024 px beside the menu it had 93)
   return (
-    <ul className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-4">
+    <ul className="grid grid-cols-2 gap-2 sm:gap-3 xl:grid-cols-4">
       {cardsOf(stats).map((c) => (
         <li key={c.label}>
           <Card className="flex h-full items-start gap-3 p-3 sm:p-4">
             <span className={`hidden size-9 shrink-0 items-center justify-center rounded-lg sm:flex ${c.tone}`}>
               <c.icon className="size-5" />
             </span>
-            <div className="min-w-0">
+            <div className="@container min-w-0 flex-1">
               <p className="text-xs font-medium text-muted-foreground">{c.label}</p>
-              <p className={`truncate font-semibold tabular-nums ${valueSize(c.value)}`} title={c.value}>
+              <p className="truncate font-semibold tabular-nums" style={{ fontSize: figureFontSize(c.value) }} title={c.value}>
                 {c.value}
               </p>
               <p className="text-xs text-muted-foreground">{c.hint}</p>
