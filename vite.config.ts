@@ -13,7 +13,9 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
+    async closeBundle(error?: Error) {
+      // a failed build keeps its own error, not a missing folder's
+      if (error) return;
       await precompressDir(outDir);
     },
   };
