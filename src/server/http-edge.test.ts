@@ -151,7 +151,7 @@ describe('caching and compression of the web app (decisions 0044, 0067)', () => 
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js'), code);
     await precompressDir(dist);
-    // a file the build did not compress (none does now, but a hand-copied one would) is compressed when sent
+    // a file without copies (one no copy makes smaller, or one put there by hand) is compressed when sent
     writeFileSync(path.join(dist, 'assets', 'late-AbCd1234.js'), `export const a = "${'x'.repeat(4000)}";`);
     const previous = process.env.WEB_DIST;
     process.env.WEB_DIST = dist;

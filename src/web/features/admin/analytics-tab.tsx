@@ -14,7 +14,6 @@ const tooltipStyle = { background: 'var(--popover)', border: '1px solid var(--bo
 const axis = { fontSize: 11, fill: 'var(--muted-foreground)' };
 const money = (v: unknown) => formatINR(Number(v) as Paise);
 
-
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint: string }) {
   return (
     <Card>
