@@ -1,17 +1,18 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { concessionReceiptText, type ConcessionHead } from '../../domain/concessions';
 import type { SessionAccount } from '../../domain/fees';
 import { indiaMonthKey, isMonthlyHead, isYearlyHead } from '../../domain/ledger';
 import { paise, toRupeeString, type Paise } from '../../domain/money';
 import { indiaDate } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { schools, studentCreditEntries, students } from '../db/schema';
+import { receipts, schoolLogos, schools, studentCreditEntries } from '../db/schema';
 import { notFound } from '../lib/errors';
-import { readTogether } from '../lib/reads';
-import { findSchoolLogo, hasSchoolLogo, type SchoolLogo } from '../schools/queries';
-import { accountFor, loadStudentSession } from './context';
+import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
+import { isUuid } from '../lib/ids';
+import { findSchoolLogo, type SchoolLogo } from '../schools/queries';
+import { accountFor, studentSessionFrom, studentSessionReads, type StudentSession } from './context';
 import { toReceiptDto, type ReceiptDto } from './dto';
-import { carriedBalances, findReceipt, summariseCarried } from './queries';
+import { carriedFrom, carriedReads, receiptsWithLinesRead, studentRead, summariseCarried, type CarriedRow } from './queries';
 
 export interface ReceiptSchool {
   name: string;
@@ -35,21 +36,6 @@ export interface ReceiptDocument {
   concessions: string[];
 }
 
-/**
- * What the student still owes on the day the receipt is printed (docs/decisions/0031): the
- * receipt's session till the current month (ruling 6, the domain's one computation) plus every
- * balance carried from earlier sessions. A reprint shows the balance as it is then, labelled with
- * that date, so a parent never reads an old figure as today's.
- */
-async function balanceDue(db: Db, { schoolId, receipt, now }: { schoolId: string; receipt: ReceiptDto; now: Date }): Promise<{ balance: Paise; concessions: string[] }> {
-  const ctx = await loadStudentSession(db, { schoolId, studentId: receipt.studentId, academicYear: receipt.academicYear });
-  const account = accountFor(ctx, indiaMonthKey(now));
-  // a closed session's dues are in its carried balance: count them once
-  const session = ctx.carried ? 0 : account.tillDate.outstanding;
-  const carried = summariseCarried(await carriedBalances(db, { schoolId, studentId: receipt.studentId })).balance;
-  return { balance: paise(session + carried), concessions: receiptConcessions(account, receipt) };
-}
-
 /** The concessions behind the heads and months a receipt pays, each once. */
 function receiptConcessions(account: SessionAccount, receipt: ReceiptDto): string[] {
   const out = new Set<string>();
@@ -65,41 +51,61 @@ function receiptConcessions(account: SessionAccount, receipt: ReceiptDto): strin
   return [...out];
 }
 
+/**
+ * A receipt as it prints, in two statements (decision 0069): the receipt with the school's lines
+ * and the credit it kept, then, keyed by the receipt's student and session, everything fee status
+ * reads of them. The balance due is counted as on the day it is printed (docs/decisions/0031): the
+ * receipt's session till the current month (ruling 6, the domain's one computation) plus every
+ * balance carried from earlier sessions, so a parent never reads an old figure as today's.
+ */
 export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoolId: string; id: string; now: Date }): Promise<ReceiptDocument> {
-  const found = await findReceipt(db, { schoolId, id });
+  if (!isUuid(id)) throw notFound('Receipt not found');
+  const first = await readAtOnce(db, {
+    receipt: receiptsWithLinesRead(schoolId, { where: sql`${receipts.id} = ${id}` }),
+    school: read(
+      sql`select name, address, phone, school_code, email, exists (select 1 from ${schoolLogos} where school_id = ${schoolId}) as has_logo
+          from ${schools} where id = ${schoolId}`,
+      (r): ReceiptSchool => ({
+        name: String(r.name),
+        address: String(r.address ?? ''),
+        phone: String(r.phone ?? ''),
+        schoolCode: r.school_code === null || r.school_code === undefined ? null : String(r.school_code),
+        email: String(r.email ?? ''),
+        hasLogo: r.has_logo === true,
+      }),
+    ),
+    kept: read(
+      sql`select coalesce(sum(amount_paise), 0)::text as amount from ${studentCreditEntries}
+          where school_id = ${schoolId} and receipt_id = ${id} and kind = 'online_excess'`,
+      (r) => Number(r.amount),
+    ),
+  });
+  const [found] = first.receipt;
   if (!found) throw notFound('Receipt not found');
   const receipt = toReceiptDto(found);
-  const [[school], [student], hasLogo] = await readTogether(
-    db,
-    () =>
-      db
-        .select({ name: schools.name, address: schools.address, phone: schools.phone, schoolCode: schools.schoolCode, email: schools.email })
-        .from(schools)
-        .where(eq(schools.id, schoolId))
-        .limit(1),
-    () =>
-      db
-        .select({ fatherName: students.fatherName, admissionNumber: students.admissionNumber })
-        .from(students)
-        .where(and(eq(students.schoolId, schoolId), eq(students.id, receipt.studentId)))
-        .limit(1),
-    () => hasSchoolLogo(db, { schoolId }),
-  );
-  const [kept] = await db
-    .select({ amount: sql<string>`coalesce(sum(${studentCreditEntries.amountPaise}), 0)` })
-    .from(studentCreditEntries)
-    .where(and(eq(studentCreditEntries.schoolId, schoolId), eq(studentCreditEntries.receiptId, id), eq(studentCreditEntries.kind, 'online_excess')));
-  const creditKept = Number(kept?.amount ?? 0) > 0 ? toRupeeString(paise(Number(kept!.amount))) : null;
-  const due = receipt.status === 'live' ? await balanceDue(db, { schoolId, receipt, now }) : null;
-  const balance = due ? { asOn: indiaDate(now), amount: toRupeeString(due.balance) } : null;
+  const kept = first.kept[0] ?? 0;
+  const args = { schoolId, studentId: receipt.studentId, academicYear: receipt.academicYear };
+  // a cancelled receipt settles nothing: of its student, only who they are
+  const live = receipt.status === 'live';
+  const context = studentSessionReads(args);
+  const rows = await readAtOnce(db, { ...onlyIf(live, context.reads), ...onlyIf(live, carriedReads(args)), student: studentRead(args) }, { with: context.with });
+  const due = live ? balanceDue(studentSessionFrom(rows, args), carriedFrom(rows), receipt, now) : null;
+  const [student] = rows.student;
   return {
     receipt,
-    school: { ...school!, hasLogo },
+    school: first.school[0]!,
     student: { fatherName: student?.fatherName ?? '', admissionNumber: student?.admissionNumber ?? null },
-    balance,
-    creditKept,
+    balance: due ? { asOn: indiaDate(now), amount: toRupeeString(due.balance) } : null,
+    creditKept: kept > 0 ? toRupeeString(paise(kept)) : null,
     concessions: due?.concessions ?? [],
   };
+}
+
+/** What the student still owes as on `now`: a closed session's dues are in its carried balance, counted once. */
+function balanceDue(ctx: StudentSession, carried: CarriedRow[], receipt: ReceiptDto, now: Date): { balance: Paise; concessions: string[] } {
+  const account = accountFor(ctx, indiaMonthKey(now));
+  const session = ctx.carried ? 0 : account.tillDate.outstanding;
+  return { balance: paise(session + summariseCarried(carried).balance), concessions: receiptConcessions(account, receipt) };
 }
 
 export const receiptLogo = (db: Db, schoolId: string): Promise<SchoolLogo | undefined> => findSchoolLogo(db, { schoolId });

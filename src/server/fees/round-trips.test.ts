@@ -100,6 +100,26 @@ describe('round trips of the fee screen and the saves', () => {
     expectOneReadOneWrite(statements);
   });
 
+  it('prints a receipt from two statements: the receipt with its school, then its student as fee status reads them', async () => {
+    const paid = await school.api.post('/api/fees', { studentId: ids[3], fees: [{ type: 'monthly', amount: 2000 }], paymentMode: 'cash', paidOn: '2025-11-14', clientId: 'fee-rt-print' });
+    expect(paid.statusCode).toBe(201);
+    const id = paid.json().receipt.id as string;
+    const { answer, statements } = await statementsOf(() => school.api.get(`/api/receipts/${id}/pdf`));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/pdf');
+    expect(statements, statements.join('\n')).toHaveLength(2);
+    expect(statements[0]).toContain('"receipts"');
+    expect(statements[0]).toContain('"schools"');
+    expect(statements[1]).toContain('"student_previous_balances"');
+    // what it prints as due is what fee status shows: April to November of ₹2,000 and ₹10,500 of
+    // yearly heads (₹26,500), less the ₹2,000 paid for April and May's tuition and those two months'
+    // bus fee, which a month recorded without it gives up as its discount (operations §9)
+    const shown = await statementsOf(() => school.api.get(`/api/receipts/${id}`));
+    expect(shown.statements).toHaveLength(2);
+    expect(shown.answer.json().balance).toEqual({ asOn: '2025-11-15', amount: '23500.00' });
+    expect((await school.api.get(`/api/students/${ids[3]}/fee-status`)).json().account.tillDate.outstanding).toBe('23500.00');
+  });
+
   it('keeps every running balance equal to a recomputation from the ledger', async () => {
     const check = await verifySchoolBalances(ctx.database.db, school.schoolId);
     expect(check.differences).toEqual([]);

@@ -61,6 +61,49 @@ function fontFile(file: string): Font {
   return font;
 }
 
+/**
+ * Shaped words kept from one document to the next, per registered font (decision 0069). pdfkit
+ * shapes text a word at a time through fontkit (GSUB and GPOS lookups, the larger part of a
+ * receipt's CPU once the fonts were opened once) and keeps each word's glyphs and positions for its
+ * document only (`layoutCache`), so every receipt shaped "Receipt", "Fee", "₹" and its digits anew.
+ * A word's shape depends only on the font, not on the document, so every document's fonts read and
+ * fill one store per font. A store is emptied when it holds `WORDS_KEPT` words (names, numbers and
+ * amounts keep coming), which bounds it at a few megabytes.
+ */
+const WORDS_KEPT = 5000;
+const shapedWords = new Map<string, Record<string, unknown>>();
+
+/** A dictionary that forgets everything when a new word would make it hold more than `limit`. */
+export function boundedWords(limit: number): Record<string, unknown> {
+  let words = new Map<string, unknown>();
+  return new Proxy(Object.create(null) as Record<string, unknown>, {
+    get: (_target, key) => (typeof key === 'string' ? words.get(key) : undefined),
+    set: (_target, key, value) => {
+      if (typeof key !== 'string') return false;
+      if (!words.has(key) && words.size >= limit) words = new Map();
+      words.set(key, value);
+      return true;
+    },
+  });
+}
+
+/**
+ * Makes `name` the current font, shaping through the process's store of words for it. The store is
+ * pdfkit's own per-font `layoutCache`, swapped on the font object the document made; should a pdfkit
+ * version drop that field, documents shape every word again (slower, never wrong), and
+ * `pdf.test.ts` says so.
+ */
+function setFont(doc: Pdf, name: string): Pdf {
+  doc.font(name);
+  const font = (doc as unknown as { _font?: { layoutCache?: Record<string, unknown> } })._font;
+  if (font?.layoutCache) {
+    let words = shapedWords.get(name);
+    if (!words) shapedWords.set(name, (words = boundedWords(WORDS_KEPT)));
+    font.layoutCache = words;
+  }
+  return doc;
+}
+
 /** Noto Sans's ascent in ems: where pdfkit puts the baseline below a line's top. */
 const LATIN_ASCENT = 1.069;
 
@@ -146,10 +189,13 @@ export function createPdf(options: PdfOptions = {}): Pdf {
     margin,
     autoFirstPage: false,
     compress: true,
+    // no Helvetica: pdfkit's default font would be read from its metrics on every document (about
+    // half a millisecond each), and every text here is drawn in the registered Noto fonts
+    font: null as unknown as string,
     info: { Title: options.title ?? 'Document', Author: options.author ?? 'School Ledger', Producer: 'School Ledger' },
   });
   registerFonts(doc);
-  doc.font(FONT.regular);
+  setFont(doc, FONT.regular);
   return doc;
 }
 
@@ -207,7 +253,7 @@ export interface TextOptions {
 /** The width of text at a style and size, each run measured in its own font. */
 export function textWidth(doc: Pdf, value: string, style: FontStyle, size: number): number {
   let width = 0;
-  for (const run of textRuns(value)) width += doc.font(fontName(run.script, style)).fontSize(size).widthOfString(run.text);
+  for (const run of textRuns(value)) width += setFont(doc, fontName(run.script, style)).fontSize(size).widthOfString(run.text);
   return width;
 }
 
@@ -234,17 +280,17 @@ export function writeText(doc: Pdf, value: string | number | null | undefined, x
   const text = pdfText(value);
   const runs = textRuns(text);
   if (runs.length <= 1 && (runs[0]?.script ?? 'latin') === 'latin' && options.lineBreak !== false) {
-    doc.font(FONT[style]).fontSize(size).text(text, x, y, { width, align });
+    setFont(doc, FONT[style]).fontSize(size).text(text, x, y, { width, align });
     return;
   }
   const line = options.lineBreak === false || textWidth(doc, text, style, size) > width ? fitText(doc, text, width, style, size) : text;
   const total = textWidth(doc, line, style, size);
   let left = align === 'center' ? x + (width - total) / 2 : align === 'right' ? x + width - total : x;
-  const lineHeight = doc.font(FONT[style]).fontSize(size).currentLineHeight(true);
+  const lineHeight = setFont(doc, FONT[style]).fontSize(size).currentLineHeight(true);
   // the scripts' fonts have different ascents: every run sits on the Latin font's baseline
   const baseline = y + LATIN_ASCENT * size;
   for (const run of textRuns(line)) {
-    doc.font(fontName(run.script, style)).fontSize(size);
+    setFont(doc, fontName(run.script, style)).fontSize(size);
     const runWidth = doc.widthOfString(run.text);
     // shaping reorders glyphs (a reph, a left matra, right-to-left letters): ActualText keeps
     // the run's text in reading order for search, copy and screen readers
@@ -268,7 +314,7 @@ export function writeText(doc: Pdf, value: string | number | null | undefined, x
     if (shaped) doc.endMarkedContent();
     left += runWidth;
   }
-  doc.font(FONT[style]).fontSize(size);
+  setFont(doc, FONT[style]).fontSize(size);
   doc.x = x;
   doc.y = y + lineHeight;
 }

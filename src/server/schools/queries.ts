@@ -98,8 +98,3 @@ export async function findSchoolLogo(db: Db, { schoolId }: { schoolId: string })
     .limit(1);
   return row;
 }
-
-export async function hasSchoolLogo(db: Db, { schoolId }: { schoolId: string }): Promise<boolean> {
-  const [row] = await db.select({ schoolId: schoolLogos.schoolId }).from(schoolLogos).where(eq(schoolLogos.schoolId, schoolId)).limit(1);
-  return Boolean(row);
-}
