@@ -24,11 +24,12 @@ export async function startChildServer(ctx: BenchContext, { port, appName, worke
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   // `npm start`'s own command (package.json), run by the shell as npm runs it: the compiled server
   // (decision 0051) with the heap limit it sets (decision 0063); its `exec` makes the shell the node
-  // process, whose memory is measured. BENCH_CHILD_NODE_ARGS adds node's own options through
-  // NODE_OPTIONS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under a load
+  // process, whose memory is measured. BENCH_CHILD_NODE_ARGS adds node's own options to that command
+  // line, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under a load (node refuses
+  // --cpu-prof in NODE_OPTIONS, which the child is still given as it is)
   const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_CHILD_NODE_ARGS].filter(Boolean).join(' ');
-  const child: ChildProcess = spawn('sh', ['-c', scripts.start], {
+  const command = childCommand(scripts.start, process.env.BENCH_CHILD_NODE_ARGS);
+  const child: ChildProcess = spawn('sh', ['-c', command], {
     cwd: root,
     env: {
       ...process.env,
@@ -41,7 +42,6 @@ export async function startChildServer(ctx: BenchContext, { port, appName, worke
       WORKERS: String(workers),
       DATA_DIR: path.join(os.tmpdir(), `ledger-bench-${appName}`),
       APP_URL: `http://127.0.0.1:${port}`,
-      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -76,4 +76,11 @@ export async function startChildServer(ctx: BenchContext, { port, appName, worke
       await ctx.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${appName}`);
     },
   };
+}
+
+/** `npm start`'s command with node's own options `args` (BENCH_CHILD_NODE_ARGS) put before the script. */
+export function childCommand(start: string, args: string | undefined): string {
+  if (!args?.trim()) return start;
+  if (!/(^|\s)exec node /.test(start)) throw new Error(`BENCH_CHILD_NODE_ARGS needs npm start to run "exec node …", not "${start}"`);
+  return start.replace(/(^|\s)exec node /, `$1exec node ${args.trim()} `);
 }

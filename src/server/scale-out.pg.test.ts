@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -315,6 +315,8 @@ describe('WORKERS=2 npm start', () => {
     expect(workers.length).toBeGreaterThanOrEqual(2);
     // every app process runs with npm start's heap limit, MAX_HEAP_MB here (decision 0063)
     for (const pid of [primary, ...workers]) expect(execFileSync('ps', ['-o', 'args=', '-p', pid]).toString()).toContain('--max-old-space-size=384 ');
+    // and with two malloc arenas, not glibc's eight per core (decision 0070)
+    for (const pid of [primary, ...workers]) expect(readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')).toContain('MALLOC_ARENA_MAX=2');
 
     child.kill('SIGTERM'); // to npm, which passes it on, as a service manager's stop does
     expect(await exited).toBe(0);
