@@ -12,7 +12,8 @@ import {
 import type { Db } from '../db/client';
 import { academicSessions, results, studentEnrollments, students } from '../db/schema';
 import { badRequest } from '../lib/errors';
-import { isUuid, listSubjects } from './subjects';
+import { isUuid } from '../lib/ids';
+import { listSubjects } from './subjects';
 
 /**
  * POST /api/results/bulk (issue 6): every entry is checked before anything is written, so a bad

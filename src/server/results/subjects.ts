@@ -3,6 +3,7 @@ import { DEFAULT_BOARD, defaultSubjects, type Board } from '../../domain/boards'
 import type { Db } from '../db/client';
 import { results, schools, subjectListSeeds, subjects } from '../db/schema';
 import { badRequest, conflict, notFound } from '../lib/errors';
+import { isUuid } from '../lib/ids';
 import { isForeignKeyViolation, isUniqueViolation } from '../lib/pg-errors';
 
 /**
@@ -17,9 +18,6 @@ export interface SubjectRow {
   sortOrder: number;
   hasMarks: boolean;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 export async function schoolBoard(db: Db, { schoolId }: { schoolId: string }): Promise<Board> {
   const [row] = await db.select({ board: schools.board }).from(schools).where(eq(schools.id, schoolId)).limit(1);
