@@ -17,6 +17,12 @@ import { MONTH_NAMES } from './sessions';
 /** en-IN's short month names (CLDR): September is "Sept". */
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const;
 
+/**
+ * en-IN's short name of a month given as an index from January (0–11, or any count of months from a
+ * year's January): what the receipts' periods and the defaulters' month ranges write, as the dates do.
+ */
+export const shortMonthName = (index: number): string => SHORT_MONTHS[((index % 12) + 12) % 12]!;
+
 const INDIA_OFFSET_MS = 330 * 60_000;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatShortDateIN } from './dates';
 import { groupReceiptLines, monthRangeLabel } from './receipt';
+import { monthRangesText } from './reports';
 import { parseRupees, toRupeeString, type Paise } from './money';
 
 const line = (head: string, period: string | null, amount: string, academicYear = '2026-2027') => ({
@@ -32,6 +34,14 @@ describe('receipt lines as a parent reads them', () => {
     const groups = groupReceiptLines([line('tuition', '2026-04', '1.00'), line('tuition', '2026-12', '1.00'), line('tuition', '2027-01', '1.00'), line('tuition', '2026-06', '1.00')]);
     expect(groups.map((g) => g.period)).toEqual(['Apr 2026', 'Jun 2026', 'Dec 2026–Jan 2027']);
     expect(monthRangeLabel('2026-04', '2026-04')).toBe('Apr 2026');
+  });
+
+  it('writes September as every date of the app does, "Sept" (en-IN)', () => {
+    expect(formatShortDateIN('2026-09-14')).toBe('14 Sept 2026');
+    expect(monthRangeLabel('2026-08', '2026-09')).toBe('Aug–Sept 2026');
+    expect(groupReceiptLines([line('tuition', '2026-09', '1500.00')])[0]!.period).toBe('Sept 2026');
+    // the defaulters list's months due, too
+    expect(monthRangesText(['2026-09', '2026-10'])).toBe('Sept–Oct 2026 (2)');
   });
 
   it('the groups always add up to the lines to the paisa', () => {

@@ -1,3 +1,4 @@
+import { shortMonthName } from './dates';
 import { MONTH_KEY_PATTERN } from './ledger';
 import { parseRupees, toRupeeString, type Paise } from './money';
 
@@ -40,8 +41,6 @@ export const RECEIPT_TEXTS = {
   cancelledBecause: (reason: string) => `Cancelled: ${reason}`,
 } as const;
 
-const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
 /** The receipt line fields grouping needs (the wire form: amounts are rupee strings). */
 export interface ReceiptLineInput {
   head: string;
@@ -67,7 +66,7 @@ const monthIndex = (key: string) => {
   return m ? Number(m[1]) * 12 + Number(m[2]) - 1 : null;
 };
 
-const shortMonth = (index: number) => ({ month: SHORT_MONTHS[index % 12]!, year: Math.floor(index / 12) });
+const shortMonth = (index: number) => ({ month: shortMonthName(index), year: Math.floor(index / 12) });
 
 /** "Apr–Jun 2026", "Dec 2025–Feb 2026", "Apr 2026": months a group covers, first to last. */
 export function monthRangeLabel(first: string, last: string): string {

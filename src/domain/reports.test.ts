@@ -48,8 +48,8 @@ describe('months due written as ranges (the pending-fees list on paper)', () => 
     expect(monthRangesText([])).toBe('');
   });
   it('writes months with gaps as ranges and single months, the year once', () => {
-    expect(monthRangesText([...months(4, 6), '2026-09'])).toBe('Apr–Jun, Sep 2026 (4)');
-    expect(monthRangesText(['2026-09', '2026-04', '2026-05', '2026-05'])).toBe('Apr–May, Sep 2026 (3)');
+    expect(monthRangesText([...months(4, 6), '2026-09'])).toBe('Apr–Jun, Sept 2026 (4)');
+    expect(monthRangesText(['2026-09', '2026-04', '2026-05', '2026-05'])).toBe('Apr–May, Sept 2026 (3)');
   });
   it('names both years when the months cross into the next year', () => {
     expect(monthRangesText([...months(11, 12), ...months(1, 2, 2027)])).toBe('Nov 2026–Feb 2027 (4)');
@@ -58,8 +58,8 @@ describe('months due written as ranges (the pending-fees list on paper)', () => 
   });
   it('writes the same text from month ordinals (year × 12 + month − 1), as the defaulters list gives them', () => {
     const keys = [...months(4, 6), '2026-09', ...months(12, 12), ...months(1, 3, 2027)];
-    // the year is written where the next run starts in another year: Sep and Dec 2026 share theirs
-    expect(monthOrdinalsText(keys.map(monthOrdinal))).toBe('Apr–Jun, Sep, Dec 2026–Mar 2027 (8)');
+    // the year is written where the next run starts in another year: Sept and Dec 2026 share theirs
+    expect(monthOrdinalsText(keys.map(monthOrdinal))).toBe('Apr–Jun, Sept, Dec 2026–Mar 2027 (8)');
     expect(monthOrdinalsText([monthOrdinal('2026-11')])).toBe('Nov 2026 (1)');
     expect(monthOrdinalsText([])).toBe('');
   });

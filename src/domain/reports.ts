@@ -1,3 +1,4 @@
+import { shortMonthName } from './dates';
 import { z } from 'zod';
 import { MONTH_NAMES } from './sessions';
 
@@ -117,13 +118,12 @@ export const dayQuerySchema = z.object({
     }),
 });
 
-const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 export const monthOrdinal = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
 
 /**
  * Months due as a person writes them on paper (issue item 11): runs of consecutive months as
  * ranges, the year after the last month of each year, the count at the end.
- * `2026-04 … 2026-11` → "Apr–Nov 2026 (8)"; Apr, May, Jun, Sep 2026 → "Apr–Jun, Sep 2026 (4)";
+ * `2026-04 … 2026-11` → "Apr–Nov 2026 (8)"; Apr, May, Jun, Sep 2026 → "Apr–Jun, Sept 2026 (4)";
  * Nov 2026 to Feb 2027 → "Nov 2026–Feb 2027 (4)". Unsorted or repeated keys are fine; none is "".
  */
 export function monthRangesText(keys: readonly string[]): string {
@@ -144,9 +144,9 @@ export function monthOrdinalsText(ordinals: readonly number[]): string {
     const next = ordinals[i + 1];
     if (next === to + 1) continue;
     const year = Math.floor(to / 12);
-    const start = from === to ? '' : `${SHORT_MONTHS[from % 12]}${Math.floor(from / 12) === year ? '' : ` ${Math.floor(from / 12)}`}–`;
+    const start = from === to ? '' : `${shortMonthName(from)}${Math.floor(from / 12) === year ? '' : ` ${Math.floor(from / 12)}`}–`;
     const closesYear = next === undefined || Math.floor(next / 12) !== year;
-    text += `${text ? ', ' : ''}${start}${SHORT_MONTHS[to % 12]}${closesYear ? ` ${year}` : ''}`;
+    text += `${text ? ', ' : ''}${start}${shortMonthName(to)}${closesYear ? ` ${year}` : ''}`;
     if (next !== undefined) from = next;
   }
   return `${text} (${ordinals.length})`;
