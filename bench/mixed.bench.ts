@@ -149,7 +149,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     },
   ];
 
-  const rows: BenchRow[] = [generation];
+  const rows: BenchRow[] = [
+    generation,
+    {
+      name: 'mixed load: the month’s whole-school rows built by the server’s background keeper before the day',
+      ms: child.monthBuiltMs,
+      note: `${smallCount + 1} schools generated without them; a live server builds them at midnight (decision 0071)`,
+    },
+  ];
   try {
     // the clerks' browsers are open before the day starts: every plan's connections are opened first,
     // then all 200 work from one moment (openLoad, decision 0060)

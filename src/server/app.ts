@@ -31,6 +31,7 @@ import type { MessageProvider } from './messages/provider';
 import { messageWebhookRoutes } from './messages/webhook-routes';
 import { reminderRoutes } from './reminders/routes';
 import { ReminderScheduler } from './reminders/schedule';
+import { PositionsKeeper } from './stats/positions-keeper';
 import { createPaymentProvider } from './payments/create';
 import type { PaymentProvider } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
@@ -89,6 +90,8 @@ declare module 'fastify' {
     messageWorker: MessageWorker;
     /** runs the schools' monthly reminder schedules */
     reminderScheduler: ReminderScheduler;
+    /** builds each school's whole-school rows for a new month in the background (decision 0071) */
+    positionsKeeper: PositionsKeeper;
   }
 }
 
@@ -113,6 +116,8 @@ export interface BuildOptions {
   messages?: MessageProvider;
   /** the message sender's settings; `start: false` leaves it (and the reminder schedule) to the test */
   messageWorker?: { start?: boolean } & Partial<Pick<MessageWorkerOptions, 'pollMs' | 'retryDelaysMs' | 'sendTimeoutMs'>>;
+  /** the month's background build of the whole-school rows (decision 0071); `start: false` leaves it to the test */
+  positionsKeeper?: { start?: boolean };
 }
 
 /** Content security policy: our own bundle, plus the payment provider's checkout script and frames. */
@@ -221,6 +226,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     await reminderScheduler.stop();
     await messageWorker.stop();
   });
+
+  const positionsKeeper = new PositionsKeeper(options.db, options.clock, app.log.child({ component: 'positions-keeper' }));
+  app.decorate('positionsKeeper', positionsKeeper);
+  if (options.positionsKeeper?.start !== false) app.addHook('onReady', async () => positionsKeeper.start());
+  app.addHook('onClose', async () => positionsKeeper.stop());
 
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {

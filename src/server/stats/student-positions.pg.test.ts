@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { buildFixtureSchool, NOW, type FixtureSchool } from '../reports/test-school';
 import { createTestApp, type TestContext } from '../test/harness';
 import { schoolStats } from './queries';
+import { buildStalePositions } from './student-positions';
 
 /**
  * Decision 0058 with writers in flight (PostgreSQL only: the embedded database runs one statement
@@ -80,6 +81,27 @@ describe('whole-school rows with writers in flight', () => {
     expect(after.pendingStudents).toBe(start.pendingStudents - 1);
 
     await setStatus(ctx.database.db, fx.students.kabir.id, 'active');
+    expect(await stats()).toEqual(start);
+  });
+
+  it('the background builder passes over a school a reader holds, and two builders build a school once (decision 0071)', async () => {
+    const db = ctx.database.db;
+    const start = await stats();
+    // a reader of the school holds its lock, its rows built for last month
+    await db.execute(sql`update school_positions set month_key = '2026-10' where school_id = ${fx.schoolId}`);
+    const reader = openWriter();
+    await reader.run((tx) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`positions-school:${fx.schoolId}`}, 0))`));
+    const passed = await within(3_000, buildStalePositions(db, '2026-11'));
+    expect(passed.busy).toEqual([fx.schoolId]);
+    expect(passed.built).toEqual([]);
+    await reader.commit();
+
+    // two processes' builders at once: one builds the school, the other passes it over or finds it built
+    await db.execute(sql`update school_positions set month_key = '2026-10' where school_id = ${fx.schoolId}`);
+    const [a, b] = await Promise.all([buildStalePositions(db, '2026-11'), buildStalePositions(db, '2026-11')]);
+    expect([...a.built, ...b.built]).toEqual([fx.schoolId]);
+    const [row] = (await db.execute(sql`select month_key from school_positions where school_id = ${fx.schoolId}`)).rows as Array<{ month_key: string }>;
+    expect(row?.month_key).toBe('2026-11');
     expect(await stats()).toEqual(start);
   });
 });

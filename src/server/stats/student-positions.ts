@@ -252,6 +252,30 @@ export const WHOLE_SCHOOL = '00000000-0000-0000-0000-000000000000';
  * write in flight once it commits.
  */
 export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: string; month: string }, known?: PositionsState): Promise<PositionTotals> {
+  const caughtUp = (await catchUp(db, schoolId, month, known, { skipIfBusy: false }))!;
+  // a school's rows all replaced: fresh statistics, or the defaulters' plan may sort 58,000 rows in
+  // temporary files instead of reading them in order off their index (131 against 42 ms at 60,000
+  // students on a table the planner had never seen). About 0.2 s, after the build has committed;
+  // skipped rather than waited for while another analyze (autovacuum's, another school's) holds the table
+  if (caughtUp.rebuilt) await freshStatistics(db);
+  return caughtUp.totals;
+}
+
+/** A school whose rows another reader is bringing up to date, passed over by a caller that does not wait. */
+class SchoolBusy extends Error {}
+
+/**
+ * `ensurePositions`'s work. With `skipIfBusy`, a school whose lock another reader holds is left to
+ * it (null) instead of waited for: the background builder (decision 0071) never queues behind a
+ * clerk's request or another process's builder.
+ */
+async function catchUp(
+  db: Db,
+  schoolId: string,
+  month: string,
+  known: PositionsState | undefined,
+  { skipIfBusy }: { skipIfBusy: boolean },
+): Promise<{ rebuilt: boolean; totals: PositionTotals } | null> {
   const state =
     known ??
     positionsStateOf(
@@ -259,65 +283,104 @@ export async function ensurePositions(db: Db, { schoolId, month }: { schoolId: s
         await db.execute(sql`select ${positionsStateColumns(schoolId)} from (select 1) one left join school_positions p on p.school_id = ${schoolId}`),
       )[0],
     );
-  if (state.month_key === month && !state.marked) return state.totals;
+  if (state.month_key === month && !state.marked) return { rebuilt: false, totals: state.totals };
   // a pipelined transaction (decision 0054), its statements sent as they are made (executePrepared,
   // not Drizzle's lazy execute): the lock and the three reads behind it go out in one
   // write and come back in one round trip, and the incremental update with the COMMIT in another, so
   // the lock is held for PostgreSQL's work and one trip through the app's event loop, not six
-  // (under the mixed load a trip took ~0.3 s, and the stats answered in 1.7 s at the median)
-  const caughtUp = await inPipelinedTransaction(db, async (tx): Promise<{ rebuilt: boolean; totals: PositionTotals }> => {
-    const [, builtRows, clearedRows, heldRows] = await Promise.all([
-      executePrepared(tx, sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)})`),
-      executePrepared(tx, sql`select month_key, ${totalsColumns('t')} from school_positions t where school_id = ${schoolId}`),
-      executePrepared(tx, sql`
-        delete from student_position_marks m
-        where m.school_id = ${schoolId}
-          and m.student_id in (select student_id from student_position_marks where school_id = ${schoolId} for update skip locked)
-        returning m.student_id`),
-      executePrepared(tx, sql`select student_id from student_position_marks where school_id = ${schoolId}`),
-    ]);
-    const [built] = rowsOf<Record<string, unknown> & { month_key: string | null }>(builtRows);
-    const ids = [...new Set([...rowsOf<{ student_id: string }>(clearedRows), ...rowsOf<{ student_id: string }>(heldRows)].map((r) => r.student_id))];
-    if (built?.month_key === month && ids.length <= REBUILD_OVER && !ids.includes(WHOLE_SCHOOL)) {
-      // read under the lock: nobody moved them since
-      if (ids.length === 0) return { rebuilt: false, totals: totalsOfRow(built) };
-      // the totals lose what the students' rows were and gain what they are now: two statements,
-      // so the new rows are written once the old ones are gone; the second carries the COMMIT and
-      // returns the totals as they now are
-      const [, moved] = await Promise.all([
+  // (under the mixed load a trip took ~0.3 s, and the stats answered in 1.7 s at the median).
+  // A lock not taken (skipIfBusy) rolls the marks' clearing back with the rest.
+  const lock = skipIfBusy
+    ? sql`select pg_try_advisory_xact_lock(${positionsLockKey(schoolId)}) as locked`
+    : sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked`;
+  try {
+    return await inPipelinedTransaction(db, async (tx): Promise<{ rebuilt: boolean; totals: PositionTotals }> => {
+      const [lockRows, builtRows, clearedRows, heldRows] = await Promise.all([
+        executePrepared(tx, lock),
+        executePrepared(tx, sql`select month_key, ${totalsColumns('t')} from school_positions t where school_id = ${schoolId}`),
         executePrepared(tx, sql`
-          with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[]) returning *)
-          update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`),
-        executeAndCommit(
-          tx,
-          sql`
-          with new as (${insertRows(schoolId, month, ids)} returning *)
-          update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}
-          returning ${totalsColumns('t')}`,
-        ),
+          delete from student_position_marks m
+          where m.school_id = ${schoolId}
+            and m.student_id in (select student_id from student_position_marks where school_id = ${schoolId} for update skip locked)
+          returning m.student_id`),
+        executePrepared(tx, sql`select student_id from student_position_marks where school_id = ${schoolId}`),
       ]);
-      return { rebuilt: false, totals: totalsOfRow(rowsOf<Record<string, unknown>>(moved)[0]) };
-    }
-    // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
-    // fit the default 4 MB, and the sorted plan PostgreSQL chose instead read the receipts in index order: 1.6 s)
-    await tx.execute(sql`set local work_mem = '64MB'`);
-    await tx.execute(sql`delete from student_positions where school_id = ${schoolId}`);
-    await tx.execute(insertRows(schoolId, month));
-    const totals = sql.raw(TOTALS.map(([column]) => column).join(', '));
-    const saved = await tx.execute(sql`
-      insert into school_positions as t (school_id, month_key, built_at, ${totals})
-      select ${schoolId}::uuid, ${month}, now(), ${totalsOf} from student_positions where school_id = ${schoolId}
-      on conflict (school_id) do update set month_key = excluded.month_key, built_at = excluded.built_at,
-        ${sql.raw(TOTALS.map(([column]) => `${column} = excluded.${column}`).join(', '))}
-      returning ${totalsColumns('t')}`);
-    return { rebuilt: true, totals: totalsOfRow(rowsOf<Record<string, unknown>>(saved)[0]) };
-  });
-  // a school's rows all replaced: fresh statistics, or the defaulters' plan may sort 58,000 rows in
-  // temporary files instead of reading them in order off their index (131 against 42 ms at 60,000
-  // students on a table the planner had never seen). About 0.2 s, after the build has committed;
-  // skipped rather than waited for while another analyze (autovacuum's, another school's) holds the table
-  if (caughtUp.rebuilt) await freshStatistics(db);
-  return caughtUp.totals;
+      if (rowsOf<{ locked: boolean }>(lockRows)[0]?.locked !== true) throw new SchoolBusy();
+      const [built] = rowsOf<Record<string, unknown> & { month_key: string | null }>(builtRows);
+      const ids = [...new Set([...rowsOf<{ student_id: string }>(clearedRows), ...rowsOf<{ student_id: string }>(heldRows)].map((r) => r.student_id))];
+      if (built?.month_key === month && ids.length <= REBUILD_OVER && !ids.includes(WHOLE_SCHOOL)) {
+        // read under the lock: nobody moved them since
+        if (ids.length === 0) return { rebuilt: false, totals: totalsOfRow(built) };
+        // the totals lose what the students' rows were and gain what they are now: two statements,
+        // so the new rows are written once the old ones are gone; the second carries the COMMIT and
+        // returns the totals as they now are
+        const [, moved] = await Promise.all([
+          executePrepared(tx, sql`
+            with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${uuidArray(ids)}::uuid[]) returning *)
+            update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`),
+          executeAndCommit(
+            tx,
+            sql`
+            with new as (${insertRows(schoolId, month, ids)} returning *)
+            update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}
+            returning ${totalsColumns('t')}`,
+          ),
+        ]);
+        return { rebuilt: false, totals: totalsOfRow(rowsOf<Record<string, unknown>>(moved)[0]) };
+      }
+      // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
+      // fit the default 4 MB, and the sorted plan PostgreSQL chose instead read the receipts in index order: 1.6 s)
+      await tx.execute(sql`set local work_mem = '64MB'`);
+      await tx.execute(sql`delete from student_positions where school_id = ${schoolId}`);
+      await tx.execute(insertRows(schoolId, month));
+      const totals = sql.raw(TOTALS.map(([column]) => column).join(', '));
+      const saved = await tx.execute(sql`
+        insert into school_positions as t (school_id, month_key, built_at, ${totals})
+        select ${schoolId}::uuid, ${month}, now(), ${totalsOf} from student_positions where school_id = ${schoolId}
+        on conflict (school_id) do update set month_key = excluded.month_key, built_at = excluded.built_at,
+          ${sql.raw(TOTALS.map(([column]) => `${column} = excluded.${column}`).join(', '))}
+        returning ${totalsColumns('t')}`);
+      return { rebuilt: true, totals: totalsOfRow(rowsOf<Record<string, unknown>>(saved)[0]) };
+    });
+  } catch (error) {
+    if (error instanceof SchoolBusy) return null;
+    throw error;
+  }
+}
+
+/**
+ * The schools whose next reader would rebuild every row for `month`: never built, built for another
+ * month, or marked whole by a change to their sessions.
+ */
+export const staleSchoolsSql = (month: string): SQL => sql`
+  select s.id as school_id from schools s left join school_positions p on p.school_id = s.id
+  where p.month_key is distinct from ${month}
+     or exists (select 1 from student_position_marks m where m.school_id = s.id and m.student_id = ${WHOLE_SCHOOL}::uuid)
+  order by s.id`;
+
+export interface MonthBuild {
+  /** schools whose every row was built */
+  built: string[];
+  /** schools a reader or another process was bringing up to date, left to it */
+  busy: string[];
+}
+
+/**
+ * Builds, one school after another, the rows a school's first reader of `month` would otherwise
+ * build inside a clerk's request (decision 0071). A school that a reader holds is passed over, not
+ * waited for; `stop` is asked between schools. The table's statistics are refreshed once at the end.
+ */
+export async function buildStalePositions(db: Db, month: string, stop: () => boolean = () => false): Promise<MonthBuild> {
+  const schools = rowsOf<{ school_id: string }>(await db.execute(staleSchoolsSql(month))).map((r) => r.school_id);
+  const result: MonthBuild = { built: [], busy: [] };
+  for (const schoolId of schools) {
+    if (stop()) break;
+    const caughtUp = await catchUp(db, schoolId, month, undefined, { skipIfBusy: true });
+    if (!caughtUp) result.busy.push(schoolId);
+    else if (caughtUp.rebuilt) result.built.push(schoolId);
+  }
+  if (result.built.length > 0) await freshStatistics(db);
+  return result;
 }
 
 async function freshStatistics(db: Db): Promise<void> {

@@ -62,6 +62,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     mailWorker?: BuildOptions['mailWorker'];
     messageWorker?: BuildOptions['messageWorker'];
+    /** off unless asked for: a test's first read builds its school's rows itself */
+    positionsKeeper?: BuildOptions['positionsKeeper'];
     messages?: BuildOptions['messages'];
     smtpTimeouts?: SmtpTimeouts;
     /** an app on this database instead of a fresh copy */
@@ -90,6 +92,7 @@ export async function createTestApp(
     ...(options.mailWorker ? { mailWorker: options.mailWorker } : {}),
     ...(options.messageWorker ? { messageWorker: options.messageWorker } : {}),
     ...(options.messages ? { messages: options.messages } : {}),
+    positionsKeeper: options.positionsKeeper ?? { start: false },
     logger: options.logger,
   });
   await app.ready();

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifySchoolBalances } from '../balances/verify';
+import { activatePlan, seedSession } from '../fees/test-fixtures';
+import { rowsOf } from '../lib/sql-rows';
+import { client, createTestApp, type signUpSchool, type TestContext } from '../test/harness';
+import { schoolWithStatementLog } from '../test/statement-log';
+
+/**
+ * Decision 0071: the month's whole-school rows are built by a background keeper, not by the first
+ * clerk of the month. Before it, the first stats read of a month rebuilt every row of the school inside
+ * the request (about 2.5 s at 60,000 students, alone), and the saves that marked a student waited for it.
+ * Runs on both databases.
+ */
+let ctx: TestContext;
+let school: Awaited<ReturnType<typeof signUpSchool>>;
+let ids: string[];
+let statementsOf: Awaited<ReturnType<typeof schoolWithStatementLog>>['statementsOf'];
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  ({ ctx, school, ids, statementsOf } = await schoolWithStatementLog(['Aamir Dar', 'Bilal Shah', 'Chetna Rao']));
+  // past the trial: the school pays, so it can still take fees in December
+  await activatePlan(ctx.database.db, { schoolId: school.schoolId });
+  api = school.api;
+});
+afterAll(() => ctx.close());
+
+const builtMonth = async () =>
+  rowsOf<{ month_key: string }>(await ctx.database.db.execute(sql`select month_key from school_positions where school_id = ${school.schoolId}`))[0]?.month_key ?? null;
+
+/** The statements of one stats computation (past the cached figures' minute), the data version left out. */
+async function statsStatements() {
+  ctx.clock.advance(61_000);
+  const { answer, statements } = await statementsOf(() => api.get('/api/stats/school'), /school_data_versions/);
+  expect(answer.statusCode).toBe(200);
+  return { stats: answer.json(), statements };
+}
+
+/** What the students' own outstanding-fees pages add up to, in paise. */
+async function outstandingOfStudents(): Promise<number> {
+  const totals = await Promise.all(ids.map(async (id) => (await api.get(`/api/students/${id}/outstanding-fees`)).json().total as string));
+  return totals.reduce((sum, t) => sum + Math.round(Number(t) * 100), 0);
+}
+
+describe('the month’s whole-school rows built in the background', () => {
+  it('builds a school never built, so the first read of the month is the one statement of a quiet school', async () => {
+    expect(await builtMonth()).toBeNull();
+    expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [school.schoolId], busy: [] });
+    expect(await builtMonth()).toBe('2025-11');
+
+    const first = await statsStatements();
+    expect(first.statements, first.statements.join('\n')).toHaveLength(1);
+    expect(first.stats.totalStudents).toBe(3);
+    expect(Math.round(Number(first.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+    expect((await verifySchoolBalances(ctx.database.db, school.schoolId)).differences).toEqual([]);
+
+    // nothing left to build: the next look builds nothing
+    expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [], busy: [] });
+  });
+
+  it('builds the new month at its first look after midnight, and the clerk’s first read finds it built', async () => {
+    const november = (await statsStatements()).stats;
+    // 00:05 on 1 December in India
+    ctx.clock.set(new Date('2025-11-30T18:35:00.000Z'));
+    // a new day's sign-in: the token of 15 November has lapsed
+    const login = await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password });
+    api = client(ctx.app, login.json().token as string);
+    expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [school.schoolId], busy: [] });
+    expect(await builtMonth()).toBe('2025-12');
+
+    const december = await statsStatements();
+    expect(december.statements, december.statements.join('\n')).toHaveLength(1);
+    expect(december.stats.currentMonth).toBe('2025-12');
+    // December's tuition (₹1,500) and bus (₹500) fall due for each of the three students
+    expect(Math.round((Number(december.stats.pendingFees) - Number(november.pendingFees)) * 100)).toBe(3 * 2_000_00);
+    expect(Math.round(Number(december.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+  });
+
+  it('rebuilds a school whose sessions changed, and leaves a school a write only marked to its next reader', async () => {
+    const paid = await api.post('/api/fees', { studentId: ids[0], fees: [{ type: 'monthly', amount: 1500 }], paymentMode: 'cash', paidOn: '2025-12-01', clientId: 'keeper-1' });
+    expect(paid.statusCode).toBe(201);
+    // a payment marks one student: that is a reader's small catch-up, not a build
+    expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [], busy: [] });
+
+    await seedSession(ctx.database.db, { schoolId: school.schoolId, name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31', isActive: false });
+    expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [school.schoolId], busy: [] });
+    const after = await statsStatements();
+    expect(after.statements).toHaveLength(1);
+    expect(Number(after.stats.totalRevenue)).toBe(1500);
+    expect(Math.round(Number(after.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+    expect((await verifySchoolBalances(ctx.database.db, school.schoolId)).differences).toEqual([]);
+  });
+
+  it('looks as soon as the app is ready, without a request', async () => {
+    // a second app on the same database, started on 2 January: its keeper builds January by itself
+    const second = await createTestApp({ database: ctx.database, now: new Date('2026-01-02T04:00:00.000Z'), positionsKeeper: { start: true } });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await builtMonth()) !== '2026-01' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await builtMonth()).toBe('2026-01');
+    } finally {
+      await second.app.close();
+      await second.smtp.close();
+    }
+  });
+});
