@@ -1,12 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
 import { verifySchoolBalances } from '../balances/verify';
 import { rowsOf } from '../lib/sql-rows';
+import { uuidArray } from '../lib/sql-sets';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from '../reports/test-school';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { schoolStats } from './queries';
-import { ensurePositions, verifySchoolPositions, WHOLE_SCHOOL } from './student-positions';
+import { clearMarksSql, ensurePositions, verifySchoolPositions, WHOLE_SCHOOL } from './student-positions';
 
 /**
  * Decision 0058: the whole-school figures read one stored row per student, and a write only marks
@@ -171,5 +172,55 @@ describe('the whole-school rows follow every write through its marks', () => {
     expect(await marks(other.schoolId)).toEqual([]);
     expect(await versions(other.schoolId)).toEqual(new Map());
     expect((await other.api.get('/api/stats/school')).json()).toMatchObject({ totalStudents: 0, totalRevenue: '0.00', pendingFees: '0.00' });
+  });
+
+  it('clears thousands of marks in one pass when the table’s statistics are from when it was small', async () => {
+    const db = ctx.database.db;
+    const other = await signUpSchool(ctx);
+    await fx.school.api.get('/api/stats/school');
+    // the statistics of a quiet day (a mark here and there in a few schools), then a write that marks
+    // 3,000 students of one school (a rollover)
+    const quiet = rowsOf<{ school_id: string }>(
+      await db.execute(sql`insert into student_position_marks (school_id, student_id) select gen_random_uuid(), gen_random_uuid() from generate_series(1, 5) returning school_id`),
+    ).map((r) => r.school_id);
+    await db.execute(sql`analyze student_position_marks`);
+    await db.execute(sql`insert into student_position_marks (school_id, student_id) select ${other.schoolId}, gen_random_uuid() from generate_series(1, 3000)`);
+    const marked = (await marks(other.schoolId)).length;
+    expect(marked).toBeGreaterThan(3000);
+    expect(await marks(fx.schoolId)).toEqual([]);
+    const fxMark = fx.students.kabir.id;
+    await db.execute(sql`insert into student_position_marks (school_id, student_id) values (${fx.schoolId}, ${fxMark})`);
+
+    interface PlanNode {
+      'Node Type': string;
+      'Actual Loops': number;
+      'Actual Rows': number;
+      Plans?: PlanNode[];
+    }
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    let plan: PlanNode | undefined;
+    await db
+      .transaction(async (tx) => {
+        const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await tx.execute(sql`explain (analyze, format json) ${clearMarksSql(other.schoolId)}`));
+        const json = row?.['QUERY PLAN'];
+        plan = ((typeof json === 'string' ? JSON.parse(json) : json) as Array<{ Plan: PlanNode }>)[0]!.Plan;
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    // every mark is read and locked once: no part of the plan runs again for each mark
+    expect(plan!['Actual Rows']).toBe(marked);
+    expect(nodes(plan!).filter((n) => n['Actual Loops'] > 1).map((n) => `${n['Node Type']} ×${n['Actual Loops']}`)).toEqual([]);
+
+    // and it clears that school's marks alone
+    const cleared = rowsOf<{ student_id: string }>(await db.execute(clearMarksSql(other.schoolId)));
+    expect(cleared).toHaveLength(marked);
+    expect(await marks(other.schoolId)).toEqual([]);
+    expect(await marks(fx.schoolId)).toEqual([fxMark]);
+    await ensurePositions(db, { schoolId: fx.schoolId, month: '2026-11' });
+    expect(await marks(fx.schoolId)).toEqual([]);
+    expect((await verifySchoolPositions(db, fx.schoolId, '2026-11')).differences).toEqual([]);
+    await db.execute(sql`delete from student_position_marks where school_id = any(${uuidArray(quiet)}::uuid[])`);
   });
 });
