@@ -18,9 +18,9 @@ export interface ChildServer {
   baseUrl: string;
   pid: number;
   /**
-   * How long after it answered the server's background keeper took to build the month's whole-school
-   * rows of every school that had none (decision 0071), in ms: a live server has done this at midnight,
-   * so the scenarios measure the day after it.
+   * How long after it answered the server's background keeper took to build this month's whole-school
+   * rows of every school built for another month (decision 0071), in ms: a live server has done this at
+   * midnight, so the scenarios measure the day after it.
    */
   monthBuiltMs: number;
   /** resident memory now and at its peak (VmRSS, VmHWM), in MB */

@@ -28,7 +28,7 @@ export class PositionsKeeper {
     private readonly intervalMs = POSITIONS_KEEPER_INTERVAL_MS,
   ) {}
 
-  /** A first look at once (a server started on the 1st, or a new school), then one a minute. */
+  /** A first look at once (a server started on the 1st), then one a minute. */
   start(): void {
     if (this.timer) return;
     this.stopping = false;

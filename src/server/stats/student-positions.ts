@@ -359,14 +359,16 @@ async function catchUp(
 }
 
 /**
- * The schools whose next reader would rebuild every row for `month`: never built, built for another
- * month, or marked whole by a change to their sessions.
+ * The schools whose next reader would rebuild every row for `month`: built for another month, or
+ * marked whole by a change to their sessions. A school never built is left to its first reader: it is
+ * new (a few students, built in milliseconds) or being loaded right now (an import), when a build
+ * would read it on statistics from before the load and hold up the load's writes (decision 0071).
  */
 export const staleSchoolsSql = (month: string): SQL => sql`
-  select s.id as school_id from schools s left join school_positions p on p.school_id = s.id
+  select p.school_id from school_positions p
   where p.month_key is distinct from ${month}
-     or exists (select 1 from student_position_marks m where m.school_id = s.id and m.student_id = ${WHOLE_SCHOOL}::uuid)
-  order by s.id`;
+     or exists (select 1 from student_position_marks m where m.school_id = p.school_id and m.student_id = ${WHOLE_SCHOOL}::uuid)
+  order by p.school_id`;
 
 export interface MonthBuild {
   /** schools whose every row was built */
