@@ -107,8 +107,9 @@ const app = await buildApp({
   config,
   clock,
   mailer: createOutboxMailer(path.join(os.tmpdir(), 'ledger-bench-outbox'), config.mailFrom, () => {}),
-  // the scenarios time their schools' first reads themselves; a keeper building what they generate
-  // would run beside what they measure (the child servers' keepers finish before a load, bench/child.ts)
+  // the scenarios time their schools' first reads themselves; a keeper rebuilding a school whose
+  // sessions one of them changed would run beside what they measure (decision 0071; a child server's
+  // keeper finishes its first look before a load, bench/child.ts)
   positionsKeeper: { start: false },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
-import { shortMonthName } from './dates';
 import { z } from 'zod';
+import { shortMonthName } from './dates';
 import { MONTH_NAMES } from './sessions';
 
 /**
