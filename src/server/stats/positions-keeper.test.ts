@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { parseRupees } from '../../domain/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
 import { activatePlan, seedSession } from '../fees/test-fixtures';
@@ -37,10 +38,13 @@ async function statsStatements() {
   return { stats: answer.json(), statements };
 }
 
+/** A rupee string of an answer, in paise. */
+const P = (rupees: string) => parseRupees(rupees) as number;
+
 /** What the students' own outstanding-fees pages add up to, in paise. */
 async function outstandingOfStudents(): Promise<number> {
   const totals = await Promise.all(ids.map(async (id) => (await api.get(`/api/students/${id}/outstanding-fees`)).json().total as string));
-  return totals.reduce((sum, t) => sum + Math.round(Number(t) * 100), 0);
+  return totals.reduce((sum, t) => sum + P(t), 0);
 }
 
 describe('the month’s whole-school rows built in the background', () => {
@@ -54,7 +58,7 @@ describe('the month’s whole-school rows built in the background', () => {
     expect(first.statements.some((q) => /^insert into school_positions/.test(q))).toBe(true);
     expect(await builtMonth()).toBe('2025-11');
     expect(first.stats.totalStudents).toBe(3);
-    expect(Math.round(Number(first.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+    expect(P(first.stats.pendingFees)).toBe(await outstandingOfStudents());
     expect((await verifySchoolBalances(ctx.database.db, school.schoolId)).differences).toEqual([]);
 
     expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [], busy: [] });
@@ -76,8 +80,8 @@ describe('the month’s whole-school rows built in the background', () => {
     expect(december.statements, december.statements.join('\n')).toHaveLength(1);
     expect(december.stats.currentMonth).toBe('2025-12');
     // December's tuition (₹1,500) and bus (₹500) fall due for each of the three students
-    expect(Math.round((Number(december.stats.pendingFees) - Number(november.pendingFees)) * 100)).toBe(3 * 2_000_00);
-    expect(Math.round(Number(december.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+    expect(P(december.stats.pendingFees) - P(november.pendingFees)).toBe(3 * 2_000_00);
+    expect(P(december.stats.pendingFees)).toBe(await outstandingOfStudents());
   });
 
   it('rebuilds a school whose sessions changed, and leaves a school a write only marked to its next reader', async () => {
@@ -90,8 +94,8 @@ describe('the month’s whole-school rows built in the background', () => {
     expect(await ctx.app.positionsKeeper.runOnce()).toEqual({ built: [school.schoolId], busy: [] });
     const after = await statsStatements();
     expect(after.statements).toHaveLength(1);
-    expect(Number(after.stats.totalRevenue)).toBe(1500);
-    expect(Math.round(Number(after.stats.pendingFees) * 100)).toBe(await outstandingOfStudents());
+    expect(P(after.stats.totalRevenue)).toBe(1500_00);
+    expect(P(after.stats.pendingFees)).toBe(await outstandingOfStudents());
     expect((await verifySchoolBalances(ctx.database.db, school.schoolId)).differences).toEqual([]);
   });
 
