@@ -231,6 +231,12 @@ describe.skipIf(skipReason())('paying a fee online', () => {
     await shots(page, 'online-links');
 
     await nav(page, 'Reports');
+    // the chart names its months as every date of the app does: September is "Sept" (en-IN)
+    const ticks = page.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await soon(() => ticks.count()).toBeGreaterThanOrEqual(12);
+    const axis = await ticks.allTextContents();
+    expect(axis[0]).toMatch(/^Apr \d{2}$/);
+    expect(axis.filter((m) => m.startsWith('Sep'))).toEqual([expect.stringMatching(/^Sept \d{2}$/)]);
     const [book] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'View Day Book', exact: true }).click()]);
     await book.waitForLoadState();
     await soon(() => book.getByText(receiptNumber).first().isVisible()).toBe(true);

@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, Respon
 import { formatINR, type Paise } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
-import { compactINR, paiseOf } from '@/web/lib/format';
+import { compactINR, formatMonthShortYear, paiseOf } from '@/web/lib/format';
 import { chartsQuery } from './api';
 
 const PALETTE = ['var(--primary)', 'var(--success)', 'var(--warning)', 'var(--destructive)', '#0ea5e9', '#8b5cf6', '#14b8a6', '#f97316', '#64748b', '#ec4899', '#84cc16', '#a855f7'];
@@ -28,7 +28,7 @@ export function DashboardCharts() {
   }
   if (charts.isError) return <p className="text-sm text-destructive">Unable to load the charts. Please refresh.</p>;
   const c = charts.data;
-  const months = c.months.map((m) => ({ label: m.label.replace(/^(\w{3})\w* (\d{2})(\d{2})$/, "$1 '$3"), expected: paiseOf(m.expected) ?? 0, collected: paiseOf(m.collected) ?? 0 }));
+  const months = c.months.map((m) => ({ label: formatMonthShortYear(m.month), expected: paiseOf(m.expected) ?? 0, collected: paiseOf(m.collected) ?? 0 }));
   const expenses = c.expensesByCategory.map((e) => ({ category: e.category, amount: paiseOf(e.amount) ?? 0 }));
   const classes = c.outstandingByClass.map((x) => ({ full: x.className, outstanding: paiseOf(x.outstanding) ?? 0 }));
 
