@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
-import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import { openTestDatabase, type signUpSchool, type TestContext } from '../test/harness';
+import { class5School } from '../test/statement-log';
 import { busyAfterStatement, watchDatabase } from '../test/watcher';
-import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
 
 /**
  * Decision 0052: a fee save commits its transaction in the same round trip as its write, so the
@@ -23,13 +23,7 @@ let ids: string[];
 const busy = busyAfterStatement(BUSY_MS);
 
 beforeAll(async () => {
-  const database = await openTestDatabase({ logger: busy.logger });
-  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Aamir Dar', className: 'Class 5', busFee: 500 }, { name: 'Bilal Shah', className: 'Class 5', busFee: 500 }, { name: 'Chetna Rao', className: 'Class 5', busFee: 500 }] })).map((s) => s.id);
+  ({ ctx, school, ids } = await class5School(await openTestDatabase({ logger: busy.logger }), ['Aamir Dar', 'Bilal Shah', 'Chetna Rao']));
 });
 afterAll(() => ctx.close());
 

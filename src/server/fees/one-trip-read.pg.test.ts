@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import { openTestDatabase, type signUpSchool, type TestContext } from '../test/harness';
+import { class5School } from '../test/statement-log';
 import { busyAfterStatement, watchDatabase } from '../test/watcher';
-import { CLASS5_2025, seedSession, seedStructure, seedStudents } from './test-fixtures';
 
 /**
  * Decision 0053: fee status is one statement with generic plans, and its BEGIN, setting and COMMIT
@@ -20,13 +20,9 @@ let studentId: string;
 const busy = busyAfterStatement(BUSY_MS);
 
 beforeAll(async () => {
-  const database = await openTestDatabase({ logger: busy.logger });
-  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  studentId = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Aamir Dar', className: 'Class 5', busFee: 500 }] }))[0]!.id;
+  let ids: string[];
+  ({ ctx, school, ids } = await class5School(await openTestDatabase({ logger: busy.logger }), ['Aamir Dar']));
+  studentId = ids[0]!;
   // the session check of the token is cached after its first use
   await school.api.get(`/api/students/${studentId}/fee-status`);
 });

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { SQL, sql } from 'drizzle-orm';
 import { uuidArray } from '../lib/sql-sets';
 
 /**
@@ -72,12 +72,20 @@ const balanceColumns = sql`
   coalesce(sb.carried_remaining, 0)::bigint as carried_owed`;
 
 /**
+ * Students a statement is restricted to: a list, sent as one array parameter, or an expression that
+ * gives a `uuid[]` inside the statement (the ids a catch-up hands from one statement of its
+ * transaction to the next, `student-positions.ts`).
+ */
+export type StudentIds = readonly string[] | SQL;
+export const idsArray = (ids: StudentIds): SQL => (ids instanceof SQL ? ids : sql`${uuidArray(ids)}::uuid[]`);
+
+/**
  * Every active student in their own session (else the school's active one), till `asOfMonth`; only
  * the students named when `studentIds` is given (the marked rows of `student_positions`).
  * A closed own session counts nothing itself: its dues are in the carried balance (`owed`
  * = session_owed + carried_owed is what outstanding-fees answers).
  */
-export function positionsCte(schoolId: string, asOfMonth: string, studentIds?: readonly string[]): SQL {
+export function positionsCte(schoolId: string, asOfMonth: string, studentIds?: StudentIds): SQL {
   return sql`
     act as (
       select id from academic_sessions where school_id = ${schoolId} and is_active limit 1
@@ -97,7 +105,7 @@ export function positionsCte(schoolId: string, asOfMonth: string, studentIds?: r
       left join academic_sessions ss on ss.school_id = ${schoolId} and ss.id = coalesce(s.session_id, (select id from act))
       left join student_session_balances b on b.school_id = ${schoolId} and b.student_id = s.id and b.session_id = ss.id
       left join student_balances sb on sb.school_id = ${schoolId} and sb.student_id = s.id
-      where s.school_id = ${schoolId} and s.status = 'active'${studentIds ? sql` and s.id = any(${uuidArray(studentIds)}::uuid[])` : sql``}
+      where s.school_id = ${schoolId} and s.status = 'active'${studentIds ? sql` and s.id = any(${idsArray(studentIds)})` : sql``}
     ),
     ${horizonCtes(asOfMonth, false)}`;
 }

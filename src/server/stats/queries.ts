@@ -66,7 +66,7 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
   const year = aprilToMarchSession(today);
   // one statement: the rows' state with the cards' totals (decision 0058), the session and its
   // expenses. Only when a write has marked a student does bringing the rows up to date add the
-  // catch-up's two round trips, which return the totals as they then are (decision 0060)
+  // catch-up's round trip, which returns the totals as they then are (decisions 0060, 0072)
   const [row] = rowsOf<Record<string, unknown>>(
     await db.execute(sql`
       select ${positionsStateColumns(schoolId)},

@@ -1,5 +1,21 @@
+import type { Database } from '../db/client';
 import { CLASS5_2025, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from './harness';
+
+/**
+ * The school of the round-trip tests (issue 14): an app on `database` with the clock at 15 Nov 2025,
+ * and a school of the 2025-2026 session with Class 5's fees and the named students in Class 5 (₹500 bus).
+ */
+export async function class5School(database: Database, names: readonly string[]) {
+  const ctx: TestContext = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
+  const school = await signUpSchool(ctx);
+  const db = ctx.database.db;
+  const session = await seedSession(db, { schoolId: school.schoolId });
+  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
+  const people = names.map((name) => ({ name, className: 'Class 5', busFee: 500 }));
+  const ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people })).map((s) => s.id);
+  return { ctx, school, sessionId: session.id, ids };
+}
 
 /**
  * The tests that count the statements a request sends (issue 14's round trips): an app on a
@@ -11,13 +27,7 @@ import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from 
 export async function schoolWithStatementLog(names: readonly string[]) {
   const sent: string[] = [];
   const database = await openTestDatabase({ logger: { logQuery: (query) => sent.push(query.replace(/\s+/g, ' ').trim()) } });
-  const ctx: TestContext = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
-  const school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  const people = names.map((name) => ({ name, className: 'Class 5', busFee: 500 }));
-  const ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people })).map((s) => s.id);
+  const { ctx, school, sessionId, ids } = await class5School(database, names);
 
   /**
    * The statements `send` makes the app send, BEGIN and COMMIT left out. Also left out: the token's
@@ -32,5 +42,5 @@ export async function schoolWithStatementLog(names: readonly string[]) {
     return { answer, statements };
   }
 
-  return { ctx, school, sessionId: session.id, ids, statementsOf };
+  return { ctx, school, sessionId, ids, statementsOf };
 }
