@@ -279,8 +279,9 @@ const takenIds = sql.raw(`(select current_setting('${TAKEN_SETTING}')::uuid[])::
  * The first statement of a one-trip catch-up (`catchUpMarked`): when the school's rows are of `month`,
  * no change to its sessions is marked and at most `REBUILD_OVER` students are, it clears the marks no
  * writer in flight holds and keeps every marked student of its snapshot (cleared and held, as the slow
- * path recomputes both) in `TAKEN_SETTING`. Otherwise it touches nothing and says so (`ok` false):
- * the later statements then find no student and the caller builds the school on the slow path.
+ * path recomputes both) in `TAKEN_SETTING`. Otherwise it clears nothing and says so (`ok` false):
+ * the later statements then find no student (they move the totals by nothing) and the caller builds
+ * the school on the slow path.
  */
 const takeMarksSql = (schoolId: string, month: string) => sql`
   with gate as (
@@ -294,7 +295,6 @@ const takeMarksSql = (schoolId: string, month: string) => sql`
          set_config(${TAKEN_SETTING}, (
            select coalesce(array_agg(distinct m.student_id), '{}')::text from student_position_marks m
            where m.school_id = ${schoolId} and coalesce((select ok from gate), false)), true) as taken`;
-
 
 /**
  * Makes the school's `student_positions` those of `month` with every write committed so far in
