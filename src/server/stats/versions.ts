@@ -27,9 +27,21 @@ const localVersions = new Map<string, number>();
 const sharedVersions = new Map<string, { version: Promise<number>; readAt: number }>();
 const SHARED_CHECK_MS = 1000;
 
+/**
+ * A change to the school's data: this process's key for it moves at once, and the shared counter as
+ * last read is dropped, since the change raised it. Otherwise the key moved a second time when that
+ * read was renewed (up to `SHARED_CHECK_MS` later, with nothing changed in between), and every cached
+ * figure of the school was computed again; on a loaded machine a report read twice a second apart
+ * after a write was built twice.
+ */
+function changed(schoolId: string): void {
+  localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
+  sharedVersions.delete(schoolId);
+}
+
 // another process's change (decision 0043): this process's key for the school moves at once
 notifyBus.subscribe((message) => {
-  if (message.kind === 'data') localVersions.set(message.schoolId, (localVersions.get(message.schoolId) ?? 0) + 1);
+  if (message.kind === 'data') changed(message.schoolId);
   else if (message.kind === 'epoch' || message.kind === 'reset') epoch += 1;
 });
 
@@ -39,8 +51,10 @@ export const raiseSchoolVersion = (schoolId: string): SQL => sql`
   on conflict (school_id) do update set version = ${schoolDataVersions}.version + 1, changed_at = now()`;
 
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
-  localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
+  changed(schoolId);
   await db.execute(raiseSchoolVersion(schoolId));
+  // dropped again: a read that started while the counter was being raised may have kept the old value
+  sharedVersions.delete(schoolId);
   notifyBus.publish({ kind: 'data', schoolId });
 }
 
@@ -71,7 +85,7 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
     notifyBus.publish({ kind: 'epoch' });
     return;
   }
-  localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
+  changed(schoolId);
   if (raisedInWrite.has(request)) {
     notifyBus.publish({ kind: 'data', schoolId });
     return;
