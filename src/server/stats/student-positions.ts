@@ -217,6 +217,8 @@ const REBUILD_OVER = 10_000;
 
 /** The advisory lock that lets one reader at a time bring a school's rows up to date. */
 const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions-school:${schoolId}`}, 0)`;
+/** A reader's statement that waits for that lock (the keeper tries it instead, `catchUp`). */
+const waitForLock = (schoolId: string) => sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked`;
 
 /** The mark a change to the school's sessions leaves (migration 0037): every row is rebuilt. */
 export const WHOLE_SCHOOL = '00000000-0000-0000-0000-000000000000';
@@ -353,7 +355,7 @@ async function catchUp(
   // clearing back with the rest.
   const lock = skipIfBusy
     ? sql`select pg_try_advisory_xact_lock(${positionsLockKey(schoolId)}) as locked`
-    : sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked`;
+    : waitForLock(schoolId);
   try {
     return await inPipelinedTransaction(db, async (tx): Promise<{ rebuilt: boolean; totals: PositionTotals }> => {
       const [lockRows, builtRows, clearedRows, heldRows] = await Promise.all([
@@ -399,15 +401,15 @@ async function catchUp(
  * marks taken (`takeMarksSql`), the students' old rows removed and their new rows added, and the
  * COMMIT, sent in one write. The lock is held for PostgreSQL's work alone. In the two trips before it
  * (decision 0072), it was also held while the app's event loop read the first answer and sent the
- * rest; under the mixed load that was most of a stats read's 1.5 s median, with the school's other
- * readers queued on the lock. The ids pass between the statements inside PostgreSQL, never through
- * the app. null: the school needs the slow path (another month, a change to its sessions, too many
- * marks), and nothing was changed.
+ * rest, and the school's other readers queued on it meanwhile (the mixed load did not get measurably
+ * faster on two full cores: its wait is for CPU). The ids pass between the statements inside
+ * PostgreSQL, never through the app. null: the school needs the slow path (another month, a change
+ * to its sessions, too many marks), and no mark was cleared.
  */
 async function catchUpMarked(db: Db, schoolId: string, month: string): Promise<PositionTotals | null> {
   return inPipelinedTransaction(db, async (tx) => {
     const [, taken, , added] = await Promise.all([
-      executePrepared(tx, sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked`),
+      executePrepared(tx, waitForLock(schoolId)),
       executePrepared(tx, takeMarksSql(schoolId, month)),
       executePrepared(tx, removeRows(schoolId, takenIds)),
       executeAndCommit(tx, addRows(schoolId, month, takenIds)),

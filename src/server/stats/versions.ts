@@ -85,12 +85,13 @@ async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void
     notifyBus.publish({ kind: 'epoch' });
     return;
   }
-  changed(schoolId);
   if (raisedInWrite.has(request)) {
+    changed(schoolId);
     notifyBus.publish({ kind: 'data', schoolId });
     return;
   }
   try {
+    // moves this process's key itself, first, so it moves even when the raise fails
     await markSchoolChanged(app.deps.db, schoolId);
   } catch (error) {
     // the write itself succeeded; stale figures then last at most the cache's minute
