@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/auth/passwords';
@@ -27,6 +27,7 @@ import { migrateDatabase, openPglite, openPostgres, type Database } from '../src
 import { schools, users } from '../src/server/db/schema';
 import { createOutboxMailer } from '../src/server/mail/mailer';
 import { seedPlans } from '../src/server/plans/queries';
+import { rowsOf } from '../src/server/lib/sql-rows';
 import type { BenchContext, BenchModule, BenchRow, LoadOptions } from './types';
 import { BROWSER_HEADERS, failedRequests } from './load';
 
@@ -100,6 +101,7 @@ const config = loadConfig(settings);
 const { database, url: databaseUrl, cleanup } = await openDatabase();
 await migrateDatabase(database);
 await seedPlans(database.db);
+const server = database.kind === 'postgres' ? await serverSettings(database) : null;
 const clock = new MovableClock();
 const app = await buildApp({
   db: database.db,
@@ -117,6 +119,21 @@ const address = app.server.address();
 const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 const passwordHash = await hashPassword('BenchPass123');
 const seconds = (full: number) => (quick ? Math.max(3, Math.round(full / 5)) : full);
+
+/**
+ * PostgreSQL's version and the settings that move every figure, as the run found them: a machine
+ * whose server has autovacuum off (this workplace's CI machines set it in conf.d) keeps every dead
+ * row the loads leave, so later scenarios read bloated tables a live server's autovacuum would have
+ * cleaned; the heading says so beside the figures.
+ */
+async function serverSettings(db: Database): Promise<{ version: string; settings: Record<string, string> }> {
+  const names = ['autovacuum', 'synchronous_commit', 'shared_buffers', 'max_connections'];
+  const found = rowsOf<{ name: string; setting: string }>(
+    await db.db.execute(sql`select name, current_setting(name) as setting from pg_settings where name = any(${`{${names.join(',')}}`}::text[])`),
+  );
+  const [version] = rowsOf<{ v: string }>(await db.db.execute(sql`select current_setting('server_version') as v`));
+  return { version: version?.v ?? 'unknown', settings: Object.fromEntries(found.map((r) => [r.name, r.setting])) };
+}
 
 /** A new session of a school's administrator, as its bearer token (valid for a week). */
 async function signedIn(userId: string, schoolId: string): Promise<string> {
@@ -268,7 +285,7 @@ function formatRow(r: BenchRow): string {
   return `${r.name}: ${figures}${verdict}${r.note ? ` (${r.note})` : ''}`;
 }
 
-console.log(`\nBenchmark on ${database.kind}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
+console.log(`\nBenchmark on ${database.kind}${server ? ` ${server.version} (autovacuum ${server.settings.autovacuum})` : ''}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
 console.table(
   rows.map((r) => ({
     benchmark: r.name,
@@ -285,10 +302,10 @@ console.table(
 const out = path.join(benchDir, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${database.kind}.json`);
 writeFileSync(
   out,
-  JSON.stringify({ date: new Date().toISOString(), database: database.kind, machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) }, sizes, rows }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), database: database.kind, server, machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) }, sizes, rows }, null, 2),
 );
 const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
-const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${database.kind === 'postgres' ? 'PostgreSQL' : 'the embedded database'}, ${machine}; sizes ${sizes.join(', ')}${quick ? ' (--quick: development figures)' : ''}; file bench/results/${path.basename(out)}.`;
+const heading = `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${server ? `PostgreSQL ${server.version} (${Object.entries(server.settings).map(([k, v]) => `${k} ${v}`).join(', ')})` : 'the embedded database'}, ${machine}; sizes ${sizes.join(', ')}${quick ? ' (--quick: development figures)' : ''}; file bench/results/${path.basename(out)}.`;
 // the README's Performance section shows this table; a partial run (--only) does not replace it
 if (!only || process.env.BENCH_WRITE_LATEST) {
   const table = markdown(rows, heading);
