@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sessionCache } from '../auth/session-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { Periodic } from '../lib/periodic';
 import { plans, schools, subscriptionNotices } from '../db/schema';
 import { queueMail } from '../mail/outbox';
 import { expiredMail, renewalReminderMail, trialEndedMail, trialEndingMail } from './mails';
@@ -107,21 +108,12 @@ export async function runSubscriptionNotices(db: Db, config: Config, now: Date):
 export function startNoticeJob(app: FastifyInstance): void {
   const { db, config, clock } = app.deps;
   if (config.nodeEnv === 'test') return;
-  let timer: NodeJS.Timeout | undefined;
-  let first: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runSubscriptionNotices(db, config, clock.now()).catch((err: unknown) => app.log.error({ err }, 'subscription notices failed'));
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(tick, EVERY_MS);
-    timer.unref();
-    first = setTimeout(tick, 30_000);
-    first.unref();
+  const job = new Periodic({
+    everyMs: EVERY_MS,
+    firstAfterMs: 30_000,
+    look: () => runSubscriptionNotices(db, config, clock.now()),
+    onError: (err) => app.log.error({ err }, 'subscription notices failed'),
   });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    clearTimeout(first);
-    await running;
-  });
+  app.addHook('onReady', async () => job.start());
+  app.addHook('onClose', async () => job.stop());
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { Periodic } from '../lib/periodic';
 import { lockDataDir } from './data-dir-lock';
 import { dataDirTexts } from './messages';
 
@@ -150,27 +151,17 @@ export function startDailyBackups(
 ): BackupSchedule {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(line));
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const check = () => {
-    if (stopped) return;
-    running = backupIfDue(client, dataDir, now()).then(
-      (file) => file && log(dataDirTexts.dailyBackupWritten(file)),
-      (error: unknown) => log(dataDirTexts.dailyBackupFailed(error instanceof Error ? error.message : String(error))),
-    );
-  };
-  const first = setTimeout(check, options.firstCheckMs ?? 60_000);
-  const timer = setInterval(check, options.checkEveryMs ?? 60 * 60 * 1000);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  const job = new Periodic({
+    everyMs: options.checkEveryMs ?? 60 * 60 * 1000,
+    firstAfterMs: options.firstCheckMs ?? 60_000,
+    look: async () => {
+      const file = await backupIfDue(client, dataDir, now());
+      if (file) log(dataDirTexts.dailyBackupWritten(file));
     },
-  };
+    onError: (error) => log(dataDirTexts.dailyBackupFailed(error instanceof Error ? error.message : String(error))),
+  });
+  job.start();
+  return { stop: () => job.stop() };
 }
 
 /**

@@ -4,6 +4,7 @@ import { MAX_STUDENTS_PER_SEND, scheduleDue, type RequestedChannel } from '../..
 import { indiaDate } from '../../domain/sessions';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import { Periodic } from '../lib/periodic';
 import { reminderSettings, schools } from '../db/schema';
 import type { MessageProvider } from '../messages/provider';
 import { listDefaulters } from './defaulters';
@@ -77,40 +78,38 @@ async function runSchool(db: Db, provider: MessageProvider, { schoolId, channel,
 /** `last_run_month` is null or before `month` (text `YYYY-MM` sorts as dates do). */
 const notRunIn = (month: string) => or(isNull(reminderSettings.lastRunMonth), lt(reminderSettings.lastRunMonth, month));
 
-/** Looks for due schedules every `intervalMs` (an hour): the day of month is coarse, an hour late is fine. */
+/**
+ * Looks for due schedules every `intervalMs` (an hour): the day of month is coarse, an hour late is
+ * fine. The first look comes shortly after start, so a server restarted on the 5th does not wait an hour.
+ */
 export class ReminderScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private firstLook: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | null = null;
+  private readonly job: Periodic<ScheduleRun[]>;
+
   constructor(
     private readonly db: Db,
     private readonly provider: MessageProvider,
     private readonly clock: Clock,
     private readonly onQueued: () => void,
     private readonly log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void },
-    private readonly intervalMs = 60 * 60_000,
-  ) {}
+    intervalMs = 60 * 60_000,
+  ) {
+    this.job = new Periodic({ everyMs: intervalMs, firstAfterMs: 30_000, look: () => this.look(), onError: (err) => this.log.error({ err }, 'the reminder schedule could not run') });
+  }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the reminder schedule could not run')), this.intervalMs);
-    this.timer.unref();
-    // a first look shortly after start, so a server restarted on the 5th does not wait an hour
-    this.firstLook = setTimeout(() => void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the reminder schedule could not run')), 30_000);
-    this.firstLook.unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    clearTimeout(this.firstLook);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
-  async runOnce(): Promise<ScheduleRun[]> {
-    const run = runDueSchedules(this.db, this.provider, this.clock.now());
-    this.running = run.catch(() => undefined);
-    const runs = await run;
+  runOnce(): Promise<ScheduleRun[]> {
+    return this.job.runOnce();
+  }
+
+  private async look(): Promise<ScheduleRun[]> {
+    const runs = await runDueSchedules(this.db, this.provider, this.clock.now());
     for (const r of runs) this.log.info(r, 'monthly reminders queued');
     if (runs.some((r) => r.queued > 0)) this.onQueued();
     return runs;

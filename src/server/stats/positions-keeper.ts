@@ -1,6 +1,7 @@
 import { indiaDate } from '../../domain/sessions';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import { Periodic } from '../lib/periodic';
 import { buildStalePositions, type MonthBuild } from './student-positions';
 
 /** How often the keeper looks for schools to build: a new month is built within a minute of midnight. */
@@ -16,47 +17,40 @@ export const POSITIONS_KEEPER_INTERVAL_MS = 60_000;
  * that comes first still builds the school itself: the rows are never stale.
  */
 export class PositionsKeeper {
-  private timer: NodeJS.Timeout | undefined;
-  private firstLook: NodeJS.Immediate | undefined;
-  private running: Promise<MonthBuild> | null = null;
-  private stopping = false;
+  private readonly job: Periodic<MonthBuild>;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void },
-    private readonly intervalMs = POSITIONS_KEEPER_INTERVAL_MS,
-  ) {}
-
-  /** A first look at once (a server started on the 1st), then one a minute. */
-  start(): void {
-    if (this.timer) return;
-    this.stopping = false;
-    const look = () => {
-      if (!this.stopping) void this.runOnce().catch((err: unknown) => this.log.error({ err }, 'the month’s positions could not be built'));
-    };
-    this.timer = setInterval(look, this.intervalMs);
-    this.timer.unref();
-    this.firstLook = setImmediate(look);
+    intervalMs = POSITIONS_KEEPER_INTERVAL_MS,
+  ) {
+    // a first look at once (a server started on the 1st), then one a minute
+    this.job = new Periodic({
+      everyMs: intervalMs,
+      firstAfterMs: 0,
+      look: (stopping) => this.look(stopping),
+      onError: (err) => this.log.error({ err }, 'the month’s positions could not be built'),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    clearImmediate(this.firstLook);
-    this.timer = undefined;
-    await this.running?.catch(() => undefined);
+  start(): void {
+    this.job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** One look; a look while the last is still building waits for it instead of starting another. */
-  async runOnce(): Promise<MonthBuild> {
-    if (this.running) return this.running;
+  runOnce(): Promise<MonthBuild> {
+    return this.job.runOnce();
+  }
+
+  private async look(stopping: () => boolean): Promise<MonthBuild> {
     const began = performance.now();
     const month = indiaDate(this.clock.now()).slice(0, 7);
-    this.running = buildStalePositions(this.db, month, () => this.stopping).finally(() => {
-      this.running = null;
-    });
-    const result = await this.running;
+    const result = await buildStalePositions(this.db, month, stopping);
     if (result.built.length > 0) this.log.info({ month, built: result.built.length, busy: result.busy.length, ms: Math.round(performance.now() - began) }, 'whole-school positions built for the month');
     return result;
   }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { Periodic } from './periodic';
+
+/** A promise and the function that settles it, for a look the test finishes when it chooses. */
+function gate(): { promise: Promise<void>; open(): void } {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+describe('Periodic: the server’s background jobs', () => {
+  it('looks first after firstAfterMs, then every everyMs, until stopped', async () => {
+    const looks: number[] = [];
+    const began = Date.now();
+    const job = new Periodic({ everyMs: 40, firstAfterMs: 0, look: async () => void looks.push(Date.now() - began), onError: () => {} });
+    job.start();
+    await expect.poll(() => looks.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await job.stop();
+    const counted = looks.length;
+    await new Promise((r) => setTimeout(r, 120));
+    expect(looks.length).toBe(counted);
+    // the first at once, well before the interval's first tick
+    expect(looks[0]).toBeLessThan(40);
+  });
+
+  it('joins a look in progress instead of starting a second beside it', async () => {
+    let started = 0;
+    const held = gate();
+    const job = new Periodic({
+      everyMs: 60_000,
+      firstAfterMs: 60_000,
+      look: async () => {
+        started += 1;
+        await held.promise;
+        return started;
+      },
+      onError: () => {},
+    });
+    const first = job.runOnce();
+    const second = job.runOnce();
+    held.open();
+    expect(await Promise.all([first, second])).toEqual([1, 1]);
+    expect(started).toBe(1);
+    // once it has ended, the next look is a new one
+    expect(await job.runOnce()).toBe(2);
+  });
+
+  it('reports a failed look and keeps looking', async () => {
+    const errors: string[] = [];
+    let looks = 0;
+    const job = new Periodic({
+      everyMs: 20,
+      firstAfterMs: 0,
+      look: async () => {
+        looks += 1;
+        if (looks === 1) throw new Error('database unreachable');
+        return looks;
+      },
+      onError: (error) => errors.push((error as Error).message),
+    });
+    job.start();
+    await expect.poll(() => looks, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await job.stop();
+    expect(errors).toEqual(['database unreachable']);
+  });
+
+  it('stop() waits for the look in progress, which can see that it is stopping', async () => {
+    const held = gate();
+    const seen: boolean[] = [];
+    let finished = false;
+    const job = new Periodic({
+      everyMs: 60_000,
+      firstAfterMs: 0,
+      look: async (stopping) => {
+        seen.push(stopping());
+        await held.promise;
+        seen.push(stopping());
+        finished = true;
+      },
+      onError: () => {},
+    });
+    job.start();
+    await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(1);
+    const stopped = job.stop();
+    let stopDone = false;
+    void stopped.then(() => (stopDone = true));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(stopDone).toBe(false);
+    held.open();
+    await stopped;
+    expect(finished).toBe(true);
+    expect(seen).toEqual([false, true]);
+  });
+});
