@@ -143,7 +143,24 @@ describe('GET /api/reports/financial', () => {
     expect(expenses.getRow(expenses.rowCount).getCell(4).value).toBe(209150.75);
   });
 
-  it('reads the downloads\' rows a month at a time: the monthly table, then the yearly one, each month as the report gives it', async () => {
+  it('cuts a period into windows of whole calendar months, the first from its first day and the last to its last', () => {
+    expect([...monthWindows('2026-04-15', '2026-10-10')]).toHaveLength(7);
+    expect([...monthWindows('2026-04-15', '2026-10-10', 3)]).toEqual([
+      { from: '2026-04-15', to: '2026-06-30' },
+      { from: '2026-07-01', to: '2026-09-30' },
+      { from: '2026-10-01', to: '2026-10-10' },
+    ]);
+    // across a new year, a leap February, and a year that is one window
+    expect([...monthWindows('2027-11-01', '2028-03-31', 3)]).toEqual([
+      { from: '2027-11-01', to: '2028-01-31' },
+      { from: '2028-02-01', to: '2028-03-31' },
+    ]);
+    expect([...monthWindows('2027-12-01', '2028-02-29', 1)].map((w) => w.to)).toEqual(['2027-12-31', '2028-01-31', '2028-02-29']);
+    expect([...monthWindows('2025-04-01', '2026-03-31', 12)]).toEqual([{ from: '2025-04-01', to: '2026-03-31' }]);
+    expect([...monthWindows('2026-05-09', '2026-05-09', 12)]).toEqual([{ from: '2026-05-09', to: '2026-05-09' }]);
+  });
+
+  it('reads the downloads\' rows a window of months at a time: the monthly table, then the yearly one, each as the report gives its months', async () => {
     for (const [from, to] of [
       ['2026-04-01', '2026-11-30'],
       ['2025-04-01', '2027-03-31'],

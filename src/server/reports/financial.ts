@@ -293,6 +293,13 @@ export async function firstMonthlyFeeRows(db: Db, period: Period & { limit: numb
 /** Rows per FETCH of the downloads' cursors: a page of rows is all the server holds of a month at a time. */
 export const EXPORT_PAGE_ROWS = 5000;
 
+/**
+ * Calendar months of payments per statement of a download (decision 0073): a quarter of the monthly
+ * table (a month of a 60,000-student school is some 53,000 rows), a year of the yearly one, whose
+ * heads are mostly paid once a session, so that most of its months hold few rows.
+ */
+export const EXPORT_WINDOW_MONTHS = { monthly: 3, yearly: 12 } as const;
+
 /** A page of the downloads' fee tables: rows of one table, of one calendar month of payments. */
 export type FeeTablePart = { table: 'monthly'; rows: MonthlyFeeRow[] } | { table: 'yearly'; rows: YearlyFeeRow[] };
 
@@ -316,7 +323,8 @@ function openPages(db: Db, query: SQL, pageRows: number): Promise<OpenPages> {
     const released = new Promise<void>((resolve) => (release = resolve));
     let handedOut = false;
     const done = db.transaction(async (tx) => {
-      // a month of a 60,000-student school groups 94,000 lines: hashed and sorted in memory, not in temporary files
+      // a quarter of a 60,000-student school groups some 260,000 lines into 160,000 rows (a 55 MB hash
+      // table, a 23 MB sort): in memory, not in temporary files
       await tx.execute(sql`set local work_mem = '64MB'`);
       await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
       const fetch = async () => rowsOf<Row>(await tx.execute(sql.raw(`fetch ${Math.max(1, Math.floor(pageRows))} from export_rows`)));
@@ -341,27 +349,30 @@ function openPages(db: Db, query: SQL, pageRows: number): Promise<OpenPages> {
 
 /**
  * The downloads' two fee tables, a page at a time: every monthly fee row, then every yearly and
- * other fee row, each table a calendar month of payments after another (`monthWindows`), exactly as
- * `monthlyFeeRows` and `yearlyFeeRows` give them a month at a time; payment dates order both tables,
- * so the months follow one another.
+ * other fee row, each table a window of calendar months of payments after another (`monthWindows`:
+ * three months of the monthly table, twelve of the yearly one), exactly as `monthlyFeeRows` and
+ * `yearlyFeeRows` give them window by window; payment dates order both tables, so the windows follow
+ * one another.
  *
- * On PostgreSQL the next month is opened (its lines grouped and sorted, its first page read, on a
- * connection of its own) while this month's pages are written: a year of a 60,000-student school
+ * On PostgreSQL the next window is opened (its lines grouped and sorted, its first page read, on a
+ * connection of its own) while this window's pages are written: a year of a 60,000-student school
  * was one statement whose first row came after 2.8 s, while the app waited, and then the app wrote
- * 634,000 rows while PostgreSQL waited (decision 0062). The server holds a page of each of the two
- * months, never a whole month. On the embedded database the months are read one after another.
+ * 634,000 rows while PostgreSQL waited (decision 0062). Each statement hashes the school's students
+ * and enrolments to place its rows, a third of a month's work at 60,000, so a window is as long as
+ * that cost allows without a long wait for the first rows (decision 0073). The server holds a page
+ * of each of the two windows, never a whole window. On the embedded database the windows are read
+ * one after another.
  */
 export async function* feeTableParts(db: Db, period: Period, pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<FeeTablePart, void, undefined> {
-  const windows = [...monthWindows(period.from, period.to)];
   const { schoolId } = period;
   const reads = [
-    ...windows.map((w) => ({ table: 'monthly' as const, query: monthlyRowsQuery({ schoolId, ...w }) })),
-    ...windows.map((w) => ({ table: 'yearly' as const, query: yearlyRowsQuery({ schoolId, ...w }) })),
+    ...[...monthWindows(period.from, period.to, EXPORT_WINDOW_MONTHS.monthly)].map((w) => ({ table: 'monthly' as const, query: monthlyRowsQuery({ schoolId, ...w }) })),
+    ...[...monthWindows(period.from, period.to, EXPORT_WINDOW_MONTHS.yearly)].map((w) => ({ table: 'yearly' as const, query: yearlyRowsQuery({ schoolId, ...w }) })),
   ];
   const open = (k: number) => {
     if (k >= reads.length) return undefined;
     const opening = openPages(db, reads[k]!.query, pageRows);
-    // a failure is thrown where the month is reached; a month never reached is closed below
+    // a failure is thrown where the window is reached; a window never reached is closed below
     opening.catch(() => undefined);
     return opening;
   };
@@ -383,7 +394,7 @@ export async function* feeTableParts(db: Db, period: Period, pageRows = EXPORT_P
       if (!ahead) next = open(k + 1);
     }
   } finally {
-    // the caller stopped early (a failure, a client gone): the month opened ahead ends its transaction
+    // the caller stopped early (a failure, a client gone): the window opened ahead ends its transaction
     void next?.then(
       (pages) => pages.close(),
       () => undefined,
@@ -435,16 +446,24 @@ export async function expenseRows(db: Db, { schoolId, from, to, limit }: Period 
 }
 
 /**
- * The period a month at a time, so an export of a large school's ten years never holds more than
- * one month of rows in memory.
+ * The period `months` calendar months at a time (one by default), so an export of a large school's
+ * ten years never holds more than one window of rows in memory. Windows start on the 1st of a month
+ * (the first on `from`) and end on a month's last day (the last on `to`).
  */
-export function* monthWindows(from: string, to: string): Generator<{ from: string; to: string }> {
-  let key = from.slice(0, 7);
-  while (key <= to.slice(0, 7)) {
-    const b = monthBounds(key);
-    yield { from: b.from < from ? from : b.from, to: b.to > to ? to : b.to };
+export function* monthWindows(from: string, to: string, months = 1): Generator<{ from: string; to: string }> {
+  const next = (key: string) => {
     const y = Number(key.slice(0, 4));
     const m = Number(key.slice(5, 7));
-    key = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+    return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  };
+  const last = to.slice(0, 7);
+  let key = from.slice(0, 7);
+  while (key <= last) {
+    let end = key;
+    for (let k = 1; k < months && next(end) <= last; k++) end = next(end);
+    const first = monthBounds(key).from;
+    const final = monthBounds(end).to;
+    yield { from: first < from ? from : first, to: final > to ? to : final };
+    key = next(end);
   }
 }
