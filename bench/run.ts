@@ -99,11 +99,17 @@ const settings = {
 };
 const config = loadConfig(settings);
 const { database, url: databaseUrl, cleanup } = await openDatabase();
-await migrateDatabase(database);
-await seedPlans(database.db);
-const server = database.kind === 'postgres' ? await serverSettings(database) : null;
+/** A step before the scenarios: when it fails, the run's fresh database is dropped as at the end of a run. */
+const setUp = <T>(step: Promise<T>): Promise<T> =>
+  step.catch(async (error: unknown) => {
+    await cleanup().catch(() => undefined);
+    throw error;
+  });
+await setUp(migrateDatabase(database));
+await setUp(seedPlans(database.db));
+const server = database.kind === 'postgres' ? await setUp(serverSettings(database)) : null;
 const clock = new MovableClock();
-const app = await buildApp({
+const app = await setUp(buildApp({
   db: database.db,
   dbKind: database.kind,
   config,
@@ -113,8 +119,8 @@ const app = await buildApp({
   // sessions one of them changed would run beside what they measure (decision 0071; a child server's
   // keeper finishes its first look before a load, bench/child.ts)
   positionsKeeper: { start: false },
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
+}));
+await setUp(app.listen({ port: 0, host: '127.0.0.1' }));
 const address = app.server.address();
 const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 const passwordHash = await hashPassword('BenchPass123');
