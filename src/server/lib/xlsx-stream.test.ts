@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { excelDate, XlsxWriter, xmlText } from './xlsx-stream';
+import { readZip } from '../test/zip';
+import { excelDate, SHARED_STRINGS_MAX_CHARS, XlsxWriter, xmlText } from './xlsx-stream';
 
 async function bytesOf(book: XlsxWriter): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -69,6 +70,43 @@ describe('the streamed xlsx writer', () => {
     expect(rows.getCell('A4').font?.bold).toBe(true);
     expect(rows.getCell('B4').value).toBe(null);
     expect(rows.getCell('C4').value).toBe(1200.5);
+  });
+
+  it('writes each text once, in the shared strings, and inline once they hold their most', async () => {
+    const book = new XlsxWriter();
+    const read = bytesOf(book);
+    const s = book.sheet('Rows', [{ width: 20 }, { width: 10 }, { width: 12, kind: 'money' }]);
+    for (let i = 0; i < 3; i++) s.row(['Aarav Sharma', 'Apr 2026', 150000]);
+    s.row([' Diya & <Co> ', 'Apr 2026', 1]);
+    // text past the table's most is written where it stands
+    const long = 'x'.repeat(1000);
+    const rows = Math.ceil(SHARED_STRINGS_MAX_CHARS / long.length) + 5;
+    for (let i = 0; i < rows; i++) if (s.row([`${i} ${long}`])) await s.flush();
+    await s.end();
+    await book.end();
+    const bytes = await read;
+
+    const parts = new Map([...readZip(bytes)].map(([name, data]) => [name, data.toString('utf8')]));
+    const sheet = parts.get('xl/worksheets/sheet1.xml')!;
+    const strings = parts.get('xl/sharedStrings.xml')!;
+    expect(strings.split('<si><t>Aarav Sharma</t></si>')).toHaveLength(2);
+    expect(strings).toContain('<si><t xml:space="preserve"> Diya &amp; &lt;Co&gt; </t></si>');
+    expect(sheet).not.toContain('Aarav Sharma');
+    expect(sheet).toContain('<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c><c r="C2" s="3"><v>1500.00</v></c></row>');
+    expect(parts.get('[Content_Types].xml')).toContain('PartName="/xl/sharedStrings.xml"');
+    expect(parts.get('xl/_rels/workbook.xml.rels')).toContain('Target="sharedStrings.xml"');
+    const inline = sheet.split('t="inlineStr"').length - 1;
+    expect(inline).toBeGreaterThan(0);
+    expect(inline).toBeLessThan(rows);
+    expect(strings.length).toBeLessThan(SHARED_STRINGS_MAX_CHARS + 200_000);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const ws = workbook.getWorksheet('Rows')!;
+    expect(ws.getRow(3).values).toEqual([undefined, 'Aarav Sharma', 'Apr 2026', 1500]);
+    expect(ws.getCell('A4').value).toBe(' Diya & <Co> ');
+    expect(ws.getCell('A5').value).toBe(`0 ${long}`);
+    expect(ws.getCell(`A${rows + 4}`).value).toBe(`${rows - 1} ${long}`);
   });
 
   it('waits for a slow reader instead of gathering the sheet in memory', async () => {

@@ -1,25 +1,28 @@
-import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import { PassThrough, type Readable } from 'node:stream';
-import type { Archiver, ArchiverOptions } from 'archiver';
+import type { Readable } from 'node:stream';
 import { toRupeeString, type Paise } from '../../domain/money';
+import { ZipStream, type ZipPart } from './zip-stream';
 
 /**
  * An Excel workbook written as a stream: each sheet's XML is written as text straight into a zip
- * (archiver, the zip writer exceljs itself uses), a sheet at a time, with the stream's back-pressure
- * respected, so a sheet of any length costs the same memory. ExcelJS's streaming writer built an
- * object per row and per cell, a style per cell and a SAX-like writer per row: 35 s for a year of a
- * 60,000-student school's financial report, where writing the same rows as text takes a fraction
- * of that (decision 0051).
+ * (`ZipStream`), a sheet at a time, with the stream's back-pressure respected, so a sheet of any
+ * length costs the same memory. ExcelJS's streaming writer built an object per row and per cell, a
+ * style per cell and a SAX-like writer per row: 35 s for a year of a 60,000-student school's
+ * financial report, where writing the same rows as text takes a fraction of that (decision 0011).
  *
- * What it writes is plain SpreadsheetML that Excel, LibreOffice and ExcelJS's reader open: text as
- * inline strings (never formulas, so a name starting with `=` stays text), numbers as numbers, money
- * (integer paise) as a decimal number of rupees with the Indian money format, dates (YYYY-MM-DD) as
- * date serials with a date format, column widths, and bold rows.
+ * What it writes is plain SpreadsheetML that Excel, LibreOffice and ExcelJS's reader open: text in
+ * the workbook's shared strings as Excel itself writes it (never formulas, so a name starting with `=`
+ * stays text), numbers as numbers, money (integer paise) as a decimal number of rupees with the
+ * Indian money format, dates (YYYY-MM-DD) as date serials with a date format, column widths, and
+ * bold rows.
+ *
+ * Shared strings (decision 0074): a year of a 60,000-student school's monthly fees repeats each
+ * student's name, class and section a dozen times and the month's name 53,000 times; as inline
+ * strings each cell carried its text and 30 bytes of markup, 463 bytes a row, which the server
+ * built, checksummed and compressed. A cell now names its string's number, and each string is
+ * escaped and written once, in `xl/sharedStrings.xml` after the sheets. The table holds the distinct
+ * strings only, up to `SHARED_STRINGS_MAX_CHARS` of them; text past that is written inline, so the
+ * memory stays bounded whatever the rows hold.
  */
-
-/** archiver 5's factory, typed by hand as in exports/build.ts (the installed types describe version 8). */
-const archiver = createRequire(import.meta.url)('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -49,6 +52,39 @@ const STYLE = {
   date: { plain: 4, bold: 6, title: 6 },
 } as const;
 
+/** Characters of distinct text the shared strings hold at most; later new text is written inline. */
+export const SHARED_STRINGS_MAX_CHARS = 4_000_000;
+
+/** The workbook's shared strings: each distinct text's number, in the order first written. */
+class SharedStrings {
+  private readonly numbers = new Map<string, number>();
+  private chars = 0;
+
+  /** The text's number, or -1 when the table is full and the text new to it. */
+  numberOf(text: string): number {
+    const known = this.numbers.get(text);
+    if (known !== undefined) return known;
+    if (this.chars + text.length > SHARED_STRINGS_MAX_CHARS) return -1;
+    const n = this.numbers.size;
+    this.numbers.set(text, n);
+    this.chars += text.length;
+    return n;
+  }
+
+  /** `xl/sharedStrings.xml`, a chunk at a time. */
+  *xml(): Generator<string> {
+    let text = `${XML_HEAD}<sst xmlns="${MAIN_NS}" uniqueCount="${this.numbers.size}">`;
+    for (const value of this.numbers.keys()) {
+      text += `<si>${textElement(value)}</si>`;
+      if (text.length >= CHUNK_CHARS) {
+        yield text;
+        text = '';
+      }
+    }
+    yield `${text}</sst>`;
+  }
+}
+
 /** Written to the zip when this much text has gathered. */
 const CHUNK_CHARS = 64 * 1024;
 
@@ -74,6 +110,11 @@ function columnLetters(n: number): string {
   return out;
 }
 
+/** A `<t>` element of the text, keeping its outer spaces. */
+function textElement(value: string): string {
+  return `<t${value.trim() !== value ? ' xml:space="preserve"' : ''}>${xmlText(value)}</t>`;
+}
+
 const DAY_MS = 86_400_000;
 const EXCEL_EPOCH = Date.UTC(1899, 11, 30);
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -85,18 +126,24 @@ export function excelDate(iso: string): number | null {
   return (Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - EXCEL_EPOCH) / DAY_MS;
 }
 
+/** Serials of the dates a sheet has written: a year of payments holds a few hundred distinct dates. */
+const SERIALS_KEPT = 4096;
+
 export class XlsxSheet {
   private text = '';
   private rowNumber = 0;
   private ended = false;
   private readonly letters: string[];
   private readonly kinds: Array<'text' | 'money' | 'date'>;
+  private readonly serials = new Map<string, number | null>();
+
+  private part: ZipPart | null = null;
 
   constructor(
-    private readonly stream: PassThrough,
+    private readonly start: () => Promise<ZipPart>,
     columns: readonly XlsxColumn[],
-    private readonly signal: AbortSignal,
-    private readonly onEnd: () => void = () => undefined,
+    private readonly strings: SharedStrings,
+    private readonly onEnd: () => void,
   ) {
     this.letters = columns.map((_, i) => columnLetters(i + 1));
     this.kinds = columns.map((c) => c.kind ?? 'text');
@@ -125,16 +172,26 @@ export class XlsxSheet {
         const v = kind === 'money' ? toRupeeString(value as Paise) : String(value);
         xml += `<c r="${ref}"${sAttr}><v>${v}</v></c>`;
       } else {
-        const serial = kind === 'date' ? excelDate(value) : null;
+        const serial = kind === 'date' ? this.serialOf(value) : null;
         if (serial !== null) xml += `<c r="${ref}"${sAttr}><v>${serial}</v></c>`;
         else {
-          const space = value.trim() !== value ? ' xml:space="preserve"' : '';
-          xml += `<c r="${ref}"${sAttr} t="inlineStr"><is><t${space}>${xmlText(value)}</t></is></c>`;
+          const n = this.strings.numberOf(value);
+          xml += n >= 0 ? `<c r="${ref}"${sAttr} t="s"><v>${n}</v></c>` : `<c r="${ref}"${sAttr} t="inlineStr"><is>${textElement(value)}</is></c>`;
         }
       }
     }
     this.text += `${xml}</row>`;
     return this.text.length >= CHUNK_CHARS;
+  }
+
+  private serialOf(value: string): number | null {
+    let serial = this.serials.get(value);
+    if (serial === undefined) {
+      serial = excelDate(value);
+      if (this.serials.size >= SERIALS_KEPT) this.serials.clear();
+      this.serials.set(value, serial);
+    }
+    return serial;
   }
 
   /** An empty row. */
@@ -147,7 +204,8 @@ export class XlsxSheet {
     if (!force && this.text.length < CHUNK_CHARS) return;
     const chunk = this.text;
     this.text = '';
-    if (chunk && !this.stream.write(chunk)) await once(this.stream, 'drain', { signal: this.signal });
+    this.part ??= await this.start();
+    await this.part.write(chunk);
   }
 
   /** Closes the sheet's XML; the next sheet may start. */
@@ -156,7 +214,7 @@ export class XlsxSheet {
     this.ended = true;
     this.text += '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
     await this.flush(true);
-    this.stream.end();
+    await this.part!.end();
     this.onEnd();
   }
 }
@@ -168,31 +226,30 @@ export class XlsxSheet {
  */
 export class XlsxWriter {
   readonly output: Readable;
-  private readonly zip: Archiver;
+  private readonly zip: ZipStream;
   private readonly names: string[] = [];
   private readonly controller = new AbortController();
   private current: XlsxSheet | null = null;
+  private readonly strings = new SharedStrings();
   private finished = false;
   /** the output was closed before the workbook was finished (the client went away) */
   gone = false;
 
   constructor(private readonly options: { creator?: string; now?: Date; level?: number } = {}) {
-    // level 1: a year of a large school is some 150 MB of XML; the fastest level compresses it to
+    // level 1: a year of a large school is some 220 MB of XML; the fastest level compresses it to
     // a size close to level 6's at a fraction of the time
-    this.zip = archiver('zip', { zlib: { level: options.level ?? 1 } });
-    this.zip.on('error', (error: Error) => {
-      // a write after the response destroyed the stream: its client went away
-      if (this.zip.destroyed && !this.controller.signal.aborted) this.gone = true;
-      this.abort(error);
-    });
-    this.zip.on('end', () => (this.finished = true));
+    this.zip = new ZipStream({ level: options.level ?? 1, now: options.now ?? new Date(), signal: this.controller.signal });
+    const output = this.zip.output;
+    output.on('end', () => (this.finished = true));
     // the response destroys the stream when its client leaves: stop writing rows nobody reads
-    this.zip.on('close', () => {
+    const left = (error?: Error) => {
       if (this.finished || this.controller.signal.aborted) return;
       this.gone = true;
-      this.abort(new Error('the workbook was closed before it was finished'));
-    });
-    this.output = this.zip;
+      this.abort(error ?? new Error('the workbook was closed before it was finished'));
+    };
+    output.on('error', left);
+    output.on('close', () => left());
+    this.output = output;
   }
 
   get signal(): AbortSignal {
@@ -203,9 +260,8 @@ export class XlsxWriter {
     if (this.current) throw new Error('end the previous sheet first');
     if (name.length === 0 || name.length > 31 || /[[\]:*?/\\]/.test(name) || this.names.includes(name)) throw new Error(`bad sheet name: ${name}`);
     this.names.push(name);
-    const stream = new PassThrough();
-    this.zip.append(stream, { name: `xl/worksheets/sheet${this.names.length}.xml` });
-    const sheet = new XlsxSheet(stream, columns, this.controller.signal, () => (this.current = null));
+    const path = `xl/worksheets/sheet${this.names.length}.xml`;
+    const sheet = new XlsxSheet(() => this.zip.part(path), columns, this.strings, () => (this.current = null));
     this.current = sheet;
     return sheet;
   }
@@ -224,6 +280,7 @@ export class XlsxWriter {
           '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
           this.names.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
           '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+          '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' +
           '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
           '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
           '</Types>',
@@ -254,21 +311,21 @@ export class XlsxWriter {
         `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
           this.names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
           `<Relationship Id="rId${this.names.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/>` +
+          `<Relationship Id="rId${this.names.length + 2}" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/>` +
           '</Relationships>',
       ],
       ['xl/styles.xml', STYLES_XML],
     ];
-    for (const [name, text] of parts) this.zip.append(text, { name });
-    const done = once(this.zip, 'end', { signal: this.controller.signal });
-    await this.zip.finalize();
-    await done;
+    for (const [name, text] of parts) await this.zip.text(name, [text]);
+    await this.zip.text('xl/sharedStrings.xml', this.strings.xml());
+    await this.zip.finish();
   }
 
   /** Stops writing: the output ends with an error and every wait for the zip gives up. */
   abort(error: Error): void {
     if (this.controller.signal.aborted) return;
     this.controller.abort(error);
-    this.zip.abort();
+    this.zip.abandon();
     if (!this.output.destroyed) this.output.destroy(error);
   }
 }
