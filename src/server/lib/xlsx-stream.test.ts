@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { readZip } from '../test/zip';
-import { excelDate, SHARED_STRINGS_MAX_CHARS, XlsxWriter, xmlText } from './xlsx-stream';
+import { EXCEL_MAX_ROWS, excelDate, SHARED_STRINGS_MAX_CHARS, XlsxWriter, xmlText } from './xlsx-stream';
 
 async function bytesOf(book: XlsxWriter): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -107,6 +107,46 @@ describe('the streamed xlsx writer', () => {
     expect(ws.getCell('A4').value).toBe(' Diya & <Co> ');
     expect(ws.getCell('A5').value).toBe(`0 ${long}`);
     expect(ws.getCell(`A${rows + 4}`).value).toBe(`${rows - 1} ${long}`);
+  });
+
+  it('goes on to a sheet after it, under the same header, when a table is longer than a sheet holds', async () => {
+    expect(EXCEL_MAX_ROWS).toBe(1_048_576);
+    const book = new XlsxWriter({ maxRows: 4 });
+    const read = bytesOf(book);
+    const s = book.sheet('Summary', [{ width: 20 }]);
+    s.row(['Income']);
+    await s.end();
+    const m = book.sheet('A sheet named thirty-one chars', [{ width: 20 }, { width: 12, kind: 'money' }], ['Student Name', 'Total']);
+    // ten rows and a total, written without a flush after each, as a short table would be
+    for (let i = 1; i <= 10; i++) m.row([`Student ${i}`, i * 100]);
+    m.blank();
+    m.row(['Total', 5500], 'bold');
+    await m.end();
+    const e = book.sheet('Expenses', [{ width: 20 }], ['Description']);
+    e.row(['Chalk']);
+    await e.end();
+    await book.end();
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await read) as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual([
+      'Summary',
+      'A sheet named thirty-one chars',
+      'A sheet named thirty-one ch (2)',
+      'A sheet named thirty-one ch (3)',
+      'A sheet named thirty-one ch (4)',
+      'Expenses',
+    ]);
+    const pages = workbook.worksheets.slice(1, 5).map((w) => w.getSheetValues().slice(1).map((row) => (row ? (row as unknown[]).slice(1) : undefined)));
+    expect(pages).toEqual([
+      [['Student Name', 'Total'], ['Student 1', 1], ['Student 2', 2], ['Student 3', 3]],
+      [['Student Name', 'Total'], ['Student 4', 4], ['Student 5', 5], ['Student 6', 6]],
+      [['Student Name', 'Total'], ['Student 7', 7], ['Student 8', 8], ['Student 9', 9]],
+      [['Student Name', 'Total'], ['Student 10', 10], undefined, ['Total', 55]],
+    ]);
+    for (const w of workbook.worksheets.slice(1, 5)) expect(w.getCell('A1').font?.bold).toBe(true);
+    expect(workbook.getWorksheet('A sheet named thirty-one ch (4)')!.getCell('B4').font?.bold).toBe(true);
+    expect(workbook.getWorksheet('Expenses')!.getSheetValues()[2]).toEqual([undefined, 'Chalk']);
   });
 
   it('waits for a slow reader instead of gathering the sheet in memory', async () => {

@@ -129,36 +129,65 @@ export function excelDate(iso: string): number | null {
 /** Serials of the dates a sheet has written: a year of payments holds a few hundred distinct dates. */
 const SERIALS_KEPT = 4096;
 
+/** The most rows a sheet of Excel holds: a longer table goes on in a sheet after it, "Monthly Fees (2)". */
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+const SHEET_TAIL = '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
+
+/** Where a sheet's pages go: `start(0)` is the sheet's own part, `start(1)` its first continuation's, … */
+interface SheetPages {
+  start(page: number): Promise<ZipPart>;
+  maxRows: number;
+}
+
+/** A row waiting for the next page of a full sheet; null for a blank row. */
+type WaitingRow = { cells: readonly XlsxCell[]; style: XlsxRowStyle } | null;
+
 export class XlsxSheet {
   private text = '';
   private rowNumber = 0;
+  private page = 0;
   private ended = false;
+  private readonly head: string;
   private readonly letters: string[];
   private readonly kinds: Array<'text' | 'money' | 'date'>;
   private readonly serials = new Map<string, number | null>();
-
+  private readonly waiting: WaitingRow[] = [];
   private part: ZipPart | null = null;
 
   constructor(
-    private readonly start: () => Promise<ZipPart>,
+    private readonly pages: SheetPages,
     columns: readonly XlsxColumn[],
     private readonly strings: SharedStrings,
+    private readonly header: readonly XlsxCell[] | undefined,
     private readonly onEnd: () => void,
   ) {
     this.letters = columns.map((_, i) => columnLetters(i + 1));
     this.kinds = columns.map((c) => c.kind ?? 'text');
     const cols = columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width}" customWidth="1"/>`).join('');
-    this.text =
+    this.head =
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>` +
       `<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`;
+    this.text = this.head;
+    if (header) this.put(header, 'bold');
   }
 
   /**
    * Appends a row; empty cells (null, undefined, '') are left out. True when enough text has gathered
    * for `flush` to hand it on: `if (sheet.row(cells)) await sheet.flush()` waits only then, not once
-   * a row (634,000 awaits in a year of a 60,000-student school's monthly fees).
+   * a row (634,000 awaits in a year of a 60,000-student school's monthly fees). A row past the most
+   * Excel holds waits for `flush` to start the sheet's next page, under the sheet's header again.
    */
   row(cells: readonly XlsxCell[], style: XlsxRowStyle = 'plain'): boolean {
+    if (this.rowNumber >= this.pages.maxRows || this.waiting.length > 0) {
+      this.waiting.push({ cells, style });
+      return true;
+    }
+    this.put(cells, style);
+    return this.text.length >= CHUNK_CHARS;
+  }
+
+  private put(cells: readonly XlsxCell[], style: XlsxRowStyle): void {
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < cells.length; i++) {
@@ -181,7 +210,6 @@ export class XlsxSheet {
       }
     }
     this.text += `${xml}</row>`;
-    return this.text.length >= CHUNK_CHARS;
   }
 
   private serialOf(value: string): number | null {
@@ -196,24 +224,53 @@ export class XlsxSheet {
 
   /** An empty row. */
   blank(): void {
-    this.rowNumber += 1;
+    if (this.rowNumber >= this.pages.maxRows || this.waiting.length > 0) this.waiting.push(null);
+    else this.rowNumber += 1;
   }
 
   /** Hands the gathered text to the zip once there is enough of it, waiting while the zip is behind. */
   async flush(force = false): Promise<void> {
+    if (this.waiting.length > 0) await this.nextPages();
     if (!force && this.text.length < CHUNK_CHARS) return;
+    await this.send();
+  }
+
+  private async send(): Promise<void> {
     const chunk = this.text;
     this.text = '';
-    this.part ??= await this.start();
+    this.part ??= await this.pages.start(this.page);
     await this.part.write(chunk);
+  }
+
+  /** Ends the full page and writes the waiting rows on the pages after it, each under the header. */
+  private async nextPages(): Promise<void> {
+    let k = 0;
+    while (k < this.waiting.length) {
+      this.text += SHEET_TAIL;
+      await this.send();
+      await this.part!.end();
+      this.part = null;
+      this.page += 1;
+      this.rowNumber = 0;
+      this.text = this.head;
+      if (this.header) this.put(this.header, 'bold');
+      for (; k < this.waiting.length && this.rowNumber < this.pages.maxRows; k++) {
+        const row = this.waiting[k];
+        if (row) this.put(row.cells, row.style);
+        else this.rowNumber += 1;
+        if (this.text.length >= CHUNK_CHARS) await this.send();
+      }
+    }
+    this.waiting.length = 0;
   }
 
   /** Closes the sheet's XML; the next sheet may start. */
   async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.text += '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
-    await this.flush(true);
+    if (this.waiting.length > 0) await this.nextPages();
+    this.text += SHEET_TAIL;
+    await this.send();
     await this.part!.end();
     this.onEnd();
   }
@@ -221,8 +278,8 @@ export class XlsxSheet {
 
 /**
  * `const book = new XlsxWriter({ creator })`, pipe `book.output` to the response, then for each sheet
- * `book.sheet(name, columns)`, its rows, `await sheet.end()`; finally `await book.end()`. On a failure
- * or when the reader has gone, `book.abort(error)` stops the writing.
+ * `book.sheet(name, columns, header)`, its rows, `await sheet.end()`; finally `await book.end()`. On
+ * a failure or when the reader has gone, `book.abort(error)` stops the writing.
  */
 export class XlsxWriter {
   readonly output: Readable;
@@ -235,7 +292,7 @@ export class XlsxWriter {
   /** the output was closed before the workbook was finished (the client went away) */
   gone = false;
 
-  constructor(private readonly options: { creator?: string; now?: Date; level?: number } = {}) {
+  constructor(private readonly options: { creator?: string; now?: Date; level?: number; maxRows?: number } = {}) {
     // level 1: a year of a large school is some 220 MB of XML; the fastest level compresses it to
     // a size close to level 6's at a fraction of the time
     this.zip = new ZipStream({ level: options.level ?? 1, now: options.now ?? new Date(), signal: this.controller.signal });
@@ -256,14 +313,32 @@ export class XlsxWriter {
     return this.controller.signal;
   }
 
-  sheet(name: string, columns: readonly XlsxColumn[]): XlsxSheet {
+  /**
+   * A new sheet; with `header`, its first row, in bold, written again at the top of each page a table
+   * longer than Excel's most rows goes on to ("Monthly Fees (2)", …).
+   */
+  sheet(name: string, columns: readonly XlsxColumn[], header?: readonly XlsxCell[]): XlsxSheet {
     if (this.current) throw new Error('end the previous sheet first');
-    if (name.length === 0 || name.length > 31 || /[[\]:*?/\\]/.test(name) || this.names.includes(name)) throw new Error(`bad sheet name: ${name}`);
-    this.names.push(name);
-    const path = `xl/worksheets/sheet${this.names.length}.xml`;
-    const sheet = new XlsxSheet(() => this.zip.part(path), columns, this.strings, () => (this.current = null));
+    this.name(name);
+    const pages: SheetPages = {
+      maxRows: this.options.maxRows ?? EXCEL_MAX_ROWS,
+      start: (page) => {
+        if (page > 0) {
+          const suffix = ` (${page + 1})`;
+          this.name(`${name.slice(0, 31 - suffix.length)}${suffix}`);
+        }
+        return this.zip.part(`xl/worksheets/sheet${this.names.length}.xml`);
+      },
+    };
+    const sheet = new XlsxSheet(pages, columns, this.strings, header, () => (this.current = null));
     this.current = sheet;
     return sheet;
+  }
+
+  /** Takes the next sheet's name, as Excel allows names. */
+  private name(name: string): void {
+    if (name.length === 0 || name.length > 31 || /[[\]:*?/\\]/.test(name) || this.names.includes(name)) throw new Error(`bad sheet name: ${name}`);
+    this.names.push(name);
   }
 
   /** Writes the workbook's other parts and finishes the zip. */

@@ -98,8 +98,7 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
       { width: 12, kind: 'money' },
       { width: 13, kind: 'date' },
       { width: 13, kind: 'money' },
-    ]);
-    m.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total'], 'bold');
+    ], ['Student Name', 'Class', 'Section', 'Roll No.', 'Month', 'Tuition Fee', 'Bus Fee', 'Payment Date', 'Total']);
     let tuition = 0;
     let bus = 0;
     const label = monthLabels();
@@ -124,8 +123,7 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
       ...heads.map(() => ({ width: 12, kind: 'money' as const })),
       { width: 13, kind: 'money' },
       { width: 13, kind: 'date' },
-    ]);
-    y.row(['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', ...heads, 'Total', 'Payment Date'], 'bold');
+    ], ['Student Name', 'Class', 'Section', 'Roll No.', 'Academic Year', ...heads, 'Total', 'Payment Date']);
     const yt = [0, 0, 0, 0, 0, 0];
     for (; !part.done && part.value.table === 'yearly'; part = await nextPart()) {
       for (const r of part.value.rows) {
@@ -137,8 +135,7 @@ export function financialXlsx(db: Db, period: Period, header: ReportHeader, log:
     y.row(['Total', '', '', '', '', ...yt, yt.reduce((a, b) => a + b, 0), ''], 'bold');
     await y.end();
 
-    const e = book.sheet('Expenses', [{ width: 13, kind: 'date' }, { width: 40 }, { width: 22 }, { width: 14, kind: 'money' }]);
-    e.row(['Date', 'Description', 'Category', 'Amount'], 'bold');
+    const e = book.sheet('Expenses', [{ width: 13, kind: 'date' }, { width: 40 }, { width: 22 }, { width: 14, kind: 'money' }], ['Date', 'Description', 'Category', 'Amount']);
     let spent = 0;
     for (const w of monthWindows(period.from, period.to)) {
       for (const r of await expenseRows(db, { ...period, ...w })) {

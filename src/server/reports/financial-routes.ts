@@ -226,7 +226,9 @@ export async function financialRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'The Financial report as an Excel workbook: Summary, Monthly Fees, Yearly Fees and Expenses sheets with total rows',
-        description: `${rangeRules} Amounts are numbers in rupees formatted with two decimals.`,
+        description:
+          `${rangeRules} Amounts are numbers in rupees formatted with two decimals. ` +
+          'A table longer than the 1,048,576 rows an Excel sheet holds goes on in a sheet after it ("Monthly Fees (2)", …) under the same header row; its total row is on the last.',
         security,
         querystring: rangeQuery,
         produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
