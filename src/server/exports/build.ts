@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine, type CsvCell } from '../lib/csv';
+import { EXCEL_MAX_ROWS } from '../lib/xlsx-stream';
 import { countRows, ENTITIES, readPage, type Column, type Cursor, type Entity, type ExportRow } from './entities';
 import { readmeText } from './readme';
 
@@ -35,6 +36,8 @@ export interface BuildInput {
   /** called with 0–100 as rows are written; awaited, so it may write to the database */
   onProgress: (percent: number) => Promise<void>;
   pageRows?: number;
+  /** rows of a sheet, its header included, before the kind's rows go on in "Receipt Lines (2)", …; Excel's most by default */
+  maxSheetRows?: number;
 }
 
 export interface BuildResult {
@@ -126,7 +129,7 @@ export async function buildExport(input: BuildInput): Promise<BuildResult> {
     workbook.creator = 'School Ledger';
     const finalCounts: Record<string, number> = {};
     for (const entity of ENTITIES) {
-      finalCounts[entity.file] = await writeEntity(db, schoolId, entity, work, workbook, pageRows, async (n) => {
+      finalCounts[entity.file] = await writeEntity(db, schoolId, entity, work, workbook, { pageRows, maxSheetRows: input.maxSheetRows ?? EXCEL_MAX_ROWS }, async (n) => {
         written += n;
         await report();
       });
@@ -165,33 +168,48 @@ async function writeEntity(
   entity: Entity,
   work: string,
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
-  pageRows: number,
+  { pageRows, maxSheetRows }: { pageRows: number; maxSheetRows: number },
   onRows: (n: number) => Promise<void>,
 ): Promise<number> {
   const csv = createWriteStream(path.join(work, `${entity.file}.csv`));
-  const sheet = workbook.addWorksheet(entity.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = entity.columns.map((c) => ({
-    header: c.header,
-    key: c.key,
-    width: Math.min(40, Math.max(10, c.header.length + 4)),
-    ...(columnFormat(c) ? { style: { numFmt: columnFormat(c) } } : {}),
-  }));
-  sheet.getRow(1).font = { bold: true };
+  // a kind longer than a sheet holds (a large school's receipt lines: 3.6 million at 60,000 students)
+  // goes on in "Receipt Lines (2)", …, each under the header; Excel would open the rest cut off
+  const addSheet = (page: number) => {
+    const suffix = page === 1 ? '' : ` (${page})`;
+    const added = workbook.addWorksheet(`${entity.sheet.slice(0, 31 - suffix.length)}${suffix}`, { views: [{ state: 'frozen', ySplit: 1 }] });
+    added.columns = entity.columns.map((c) => ({
+      header: c.header,
+      key: c.key,
+      width: Math.min(40, Math.max(10, c.header.length + 4)),
+      ...(columnFormat(c) ? { style: { numFmt: columnFormat(c) } } : {}),
+    }));
+    added.getRow(1).font = { bold: true };
+    return added;
+  };
+  let page = 1;
+  let sheet = addSheet(page);
+  let sheetRows = 1;
   let count = 0;
   try {
     await write(csv, CSV_BOM + csvLine(entity.columns.map((c) => c.header)));
     let after: Cursor | null = null;
     do {
-      const page = await readPage(db, entity, schoolId, after, pageRows);
+      const rows = await readPage(db, entity, schoolId, after, pageRows);
       let chunk = '';
-      for (const row of page.rows) {
+      for (const row of rows.rows) {
         chunk += csvLine(entity.columns.map((c) => csvValue(c, row[c.key] ?? null)));
+        if (sheetRows >= maxSheetRows) {
+          sheet.commit();
+          sheet = addSheet(++page);
+          sheetRows = 1;
+        }
         sheet.addRow(entity.columns.map((c) => excelValue(c, row[c.key] ?? null))).commit();
+        sheetRows += 1;
       }
       await write(csv, chunk);
-      count += page.rows.length;
-      await onRows(page.rows.length);
-      after = page.next;
+      count += rows.rows.length;
+      await onRows(rows.rows.length);
+      after = rows.next;
     } while (after);
     sheet.commit();
   } finally {

@@ -235,7 +235,7 @@ describe('paging through a school larger than one page', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'ledger-export-pages-'));
     try {
       const progress: number[] = [];
-      const build = (pageRows: number, name: string) =>
+      const build = (pageRows: number, name: string, maxSheetRows?: number) =>
         buildExport({
           db: ctx.database.db,
           schoolId: fixture.schoolId,
@@ -243,6 +243,7 @@ describe('paging through a school larger than one page', () => {
           generatedAt: '22 Nov 2026, 11:00 am',
           target: path.join(out, name),
           pageRows,
+          maxSheetRows,
           onProgress: async (p) => void progress.push(p),
         });
       const small = await build(1, 'one.zip');
@@ -253,6 +254,27 @@ describe('paging through a school larger than one page', () => {
       const a = readZip(readFileSync(path.join(out, 'one.zip')));
       const b = readZip(readFileSync(path.join(out, 'all.zip')));
       for (const entity of ENTITIES) expect(a.get(`csv/${entity.file}.csv`)!.equals(b.get(`csv/${entity.file}.csv`)!), entity.file).toBe(true);
+
+      // sheets of four rows at most, as Excel's 1,048,576: each kind goes on in "Receipt Lines (2)", … under its header
+      const paged = await build(5000, 'paged.zip', 4);
+      expect(paged.counts).toEqual(big.counts);
+      const whole = new ExcelJS.Workbook();
+      await whole.xlsx.load(b.get('school-data.xlsx')! as unknown as ArrayBuffer);
+      const cut = new ExcelJS.Workbook();
+      await cut.xlsx.load(readZip(readFileSync(path.join(out, 'paged.zip'))).get('school-data.xlsx')! as unknown as ArrayBuffer);
+      const lines = ENTITIES.find((e) => e.file === 'receipt-lines')!;
+      expect(big.counts[lines.file]).toBeGreaterThan(6);
+      const pages = cut.worksheets.filter((w) => w.name === lines.sheet || w.name.startsWith(`${lines.sheet} (`));
+      expect(pages.map((w) => w.name)).toEqual(Array.from({ length: Math.ceil(big.counts[lines.file]! / 3) }, (_, i) => (i === 0 ? lines.sheet : `${lines.sheet} (${i + 1})`)));
+      const valuesOf = (w: ExcelJS.Worksheet) => w.getSheetValues().slice(1).map((row) => (row as unknown[]).slice(1));
+      const header = valuesOf(whole.getWorksheet(lines.sheet)!)[0];
+      for (const w of pages) {
+        expect(w.rowCount).toBeLessThanOrEqual(4);
+        expect(valuesOf(w)[0]).toEqual(header);
+        expect(w.getRow(1).font?.bold).toBe(true);
+      }
+      expect(pages.flatMap((w) => valuesOf(w).slice(1))).toEqual(valuesOf(whole.getWorksheet(lines.sheet)!).slice(1));
+      for (const entity of ENTITIES) expect(cut.getWorksheet(entity.sheet), entity.sheet).toBeDefined();
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -19,6 +19,7 @@ export function readmeText(input: { schoolName: string; generatedAt: string; cou
     'Your school owns this data. The zip holds the same records twice:',
     '  csv/<name>.csv     one file per kind of record (UTF-8 with a byte order mark, comma separated)',
     '  school-data.xlsx   one Excel sheet per kind of record, same columns, amounts formatted in rupees',
+    '                     (a kind longer than the 1,048,576 rows a sheet holds goes on in "Receipt Lines (2)", ...)',
     '',
     'In the CSV files amounts are rupees with two decimals ("1500.50"), exactly as stored; dates are',
     'YYYY-MM-DD and times are India time. Ids ("Student ID", "Receipt ID") join the files together.',
