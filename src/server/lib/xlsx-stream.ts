@@ -293,6 +293,8 @@ export class XlsxWriter {
   gone = false;
 
   constructor(private readonly options: { creator?: string; now?: Date; level?: number; maxRows?: number } = {}) {
+    // a page holds its header row and at least one more
+    if (options.maxRows !== undefined && options.maxRows < 2) throw new Error('a sheet holds at least two rows');
     // level 1: a year of a large school is some 220 MB of XML; the fastest level compresses it to
     // a size close to level 6's at a fraction of the time
     this.zip = new ZipStream({ level: options.level ?? 1, now: options.now ?? new Date(), signal: this.controller.signal });
