@@ -62,7 +62,6 @@ export interface ReportHeader {
   generatedAt: string;
 }
 
-export const FINANCIAL_SHEETS = ['Summary', 'Monthly Fees', 'Yearly Fees', 'Expenses'] as const;
 
 export function financialXlsx(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): Readable {
   const book = new XlsxWriter({ creator: header.schoolName });
