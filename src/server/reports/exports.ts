@@ -62,7 +62,6 @@ export interface ReportHeader {
   generatedAt: string;
 }
 
-
 export function financialXlsx(db: Db, period: Period, header: ReportHeader, log: (error: unknown) => void): Readable {
   const book = new XlsxWriter({ creator: header.schoolName });
   void withSummaryAndParts(db, period, async (summary, nextPart) => {
