@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine, type CsvCell } from '../lib/csv';
-import { EXCEL_MAX_ROWS } from '../lib/xlsx-stream';
+import { continuedSheetName, EXCEL_MAX_ROWS } from '../lib/xlsx-stream';
 import { countRows, ENTITIES, readPage, type Column, type Cursor, type Entity, type ExportRow } from './entities';
 import { readmeText } from './readme';
 
@@ -175,8 +175,7 @@ async function writeEntity(
   // a kind longer than a sheet holds (a large school's receipt lines: 3.6 million at 60,000 students)
   // goes on in "Receipt Lines (2)", …, each under the header; Excel would open the rest cut off
   const addSheet = (page: number) => {
-    const suffix = page === 1 ? '' : ` (${page})`;
-    const added = workbook.addWorksheet(`${entity.sheet.slice(0, 31 - suffix.length)}${suffix}`, { views: [{ state: 'frozen', ySplit: 1 }] });
+    const added = workbook.addWorksheet(continuedSheetName(entity.sheet, page), { views: [{ state: 'frozen', ySplit: 1 }] });
     added.columns = entity.columns.map((c) => ({
       header: c.header,
       key: c.key,

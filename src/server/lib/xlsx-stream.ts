@@ -132,6 +132,13 @@ const SERIALS_KEPT = 4096;
 /** The most rows a sheet of Excel holds: a longer table goes on in a sheet after it, "Monthly Fees (2)". */
 export const EXCEL_MAX_ROWS = 1_048_576;
 
+/** The name of a sheet's `page`-th sheet (1 is the sheet itself): "Monthly Fees (2)", cut to Excel's 31 characters. */
+export function continuedSheetName(name: string, page: number): string {
+  if (page === 1) return name;
+  const suffix = ` (${page})`;
+  return `${name.slice(0, 31 - suffix.length)}${suffix}`;
+}
+
 const SHEET_TAIL = '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
 
 /** Where a sheet's pages go: `start(0)` is the sheet's own part, `start(1)` its first continuation's, … */
@@ -179,12 +186,17 @@ export class XlsxSheet {
    * Excel holds waits for `flush` to start the sheet's next page, under the sheet's header again.
    */
   row(cells: readonly XlsxCell[], style: XlsxRowStyle = 'plain'): boolean {
-    if (this.rowNumber >= this.pages.maxRows || this.waiting.length > 0) {
+    if (this.full) {
       this.waiting.push({ cells, style });
       return true;
     }
     this.put(cells, style);
     return this.text.length >= CHUNK_CHARS;
+  }
+
+  /** This page holds its most rows, or rows already wait for the next: a new row waits too. */
+  private get full(): boolean {
+    return this.rowNumber >= this.pages.maxRows || this.waiting.length > 0;
   }
 
   private put(cells: readonly XlsxCell[], style: XlsxRowStyle): void {
@@ -224,7 +236,7 @@ export class XlsxSheet {
 
   /** An empty row. */
   blank(): void {
-    if (this.rowNumber >= this.pages.maxRows || this.waiting.length > 0) this.waiting.push(null);
+    if (this.full) this.waiting.push(null);
     else this.rowNumber += 1;
   }
 
@@ -325,10 +337,7 @@ export class XlsxWriter {
     const pages: SheetPages = {
       maxRows: this.options.maxRows ?? EXCEL_MAX_ROWS,
       start: (page) => {
-        if (page > 0) {
-          const suffix = ` (${page + 1})`;
-          this.name(`${name.slice(0, 31 - suffix.length)}${suffix}`);
-        }
+        if (page > 0) this.name(continuedSheetName(name, page + 1));
         return this.zip.part(`xl/worksheets/sheet${this.names.length}.xml`);
       },
     };
