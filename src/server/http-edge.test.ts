@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import viteConfig from '../../vite.config';
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { buildApp, SYNC_COMPRESS_BYTES } from './app';
 import { MovableClock } from './clock';
 import { BODY_TOO_LARGE } from './lib/errors';
@@ -51,7 +51,7 @@ describe('answers of the API', () => {
   });
 });
 
-describe('compression of the API (decision 0065)', () => {
+describe('compression of the API (decisions 0065, 0075)', () => {
   it("a screen's JSON is compressed in one call, with its length; a larger answer still streams", async () => {
     const csv = `name,class\n${Array.from({ length: 60 }, (_, i) => `Pupil Number ${i + 1},Class 3`).join('\n')}`;
     const imported = await school.api.post('/api/students/bulk-progress', { csv });
@@ -73,6 +73,10 @@ describe('compression of the API (decision 0065)', () => {
       const text = (encoding === 'gzip' ? gunzipSync(res.rawPayload) : brotliDecompressSync(res.rawPayload)).toString('utf8');
       expect(text).toBe(plain.payload);
       expect(JSON.parse(text) as unknown[]).toHaveLength(50);
+      // brotli at quality 2, not the library's 4 (decision 0075): the same bytes as that quality gives
+      if (encoding === 'br') {
+        expect(res.rawPayload.equals(brotliCompressSync(plain.rawPayload, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } }))).toBe(true);
+      }
     }
 
     // the API reference (over 256 KB) is compressed as a stream, so the event loop never waits on it
