@@ -4,7 +4,6 @@ import { toRupeeString, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
 import { CSV_BOM, csvLine } from '../lib/csv';
 import { XlsxWriter } from '../lib/xlsx-stream';
-import { readsRunAtOnce } from '../lib/prepared';
 import { expenseRows, feeTableParts, financialSummary, monthWindows, type FeeTablePart, type FinancialTotals, type Period } from './financial';
 
 /**
@@ -30,26 +29,20 @@ function monthLabels(): (key: string) => string {
 }
 
 /**
- * Runs `write` with the summary and the fee tables' pages (`nextPart`, in order). On PostgreSQL the
- * first month is read beside the summary; on the embedded database, whose open cursor would hold
- * the summary's reads back, after it. Whatever `write` does, the months it did not read are closed.
+ * Runs `write` with the summary and the fee tables' pages (`nextPart`, in order; on PostgreSQL the
+ * next window of months is read while one is written, `feeTableParts`). Whatever `write` does, the
+ * months it did not read are closed.
+ *
+ * The summary is read before the first month is opened, not beside it: the month's cursor holds its
+ * connection until `write` reads it, after the summary, so downloads as many as the pool's
+ * connections each held a month and waited for a connection for their summary, and the pool and
+ * every request behind it waited for ever (decision 0076).
  */
 async function withSummaryAndParts(db: Db, period: Period, write: (summary: FinancialTotals, nextPart: () => Promise<PartResult>) => Promise<void>): Promise<void> {
+  const summary = await financialSummary(db, period);
   const parts = feeTableParts(db, period);
   try {
-    let first: Promise<PartResult> | undefined;
-    if (readsRunAtOnce(db)) {
-      first = parts.next();
-      // its failure is thrown where it is asked for, after the summary's own
-      first.catch(() => undefined);
-    }
-    const summary = await financialSummary(db, period);
-    const nextPart = () => {
-      const part = first ?? parts.next();
-      first = undefined;
-      return part;
-    };
-    await write(summary, nextPart);
+    await write(summary, () => parts.next());
   } finally {
     await parts.return(undefined);
   }

@@ -16,7 +16,7 @@ import { startTestSmtp } from './smtp';
  * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
  * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted).
  */
-export async function openTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
+export async function openTestDatabase(options: { logger?: Logger; max?: number } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
   if (url && pgTemplate) {
