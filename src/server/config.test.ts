@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, defaultPoolSize, loadConfig } from './config';
 
 describe('configuration from the environment', () => {
   it('has working defaults and keeps a generated secret in DATA_DIR', () => {
@@ -39,6 +39,24 @@ describe('configuration from the environment', () => {
     );
     expect(() => loadConfig({ DATA_DIR: dir, WORKERS: '0', DATABASE_URL: 'postgres://db/ledger' })).toThrow('WORKERS: WORKERS must be at least 1');
     expect(() => loadConfig({ DATA_DIR: dir, WORKERS: 'two', DATABASE_URL: 'postgres://db/ledger' })).toThrow(ConfigError);
+  });
+
+  it('keeps twice the cores and one PostgreSQL connections, shared out among the app processes, unless DATABASE_POOL_SIZE says (decision 0076)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const url = 'postgres://db/ledger';
+    // the bench's machine: two cores for the app and PostgreSQL; 20 connections made p99 worse
+    expect(defaultPoolSize(2, 1)).toBe(5);
+    expect(defaultPoolSize(2, 2)).toBe(3);
+    expect(defaultPoolSize(8, 1)).toBe(17);
+    expect(defaultPoolSize(8, 4)).toBe(5);
+    expect(defaultPoolSize(1, 8)).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: url }).databasePoolSize).toBe(defaultPoolSize(availableParallelism(), 1));
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: url, WORKERS: '2' }).databasePoolSize).toBe(defaultPoolSize(availableParallelism(), 2));
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: url, DATABASE_POOL_SIZE: '12' }).databasePoolSize).toBe(12);
+    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: url, DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE: DATABASE_POOL_SIZE must be at least 1');
+    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: url, DATABASE_POOL_SIZE: '2.5' })).toThrow(
+      'DATABASE_POOL_SIZE: DATABASE_POOL_SIZE must be a whole number of connections such as 5',
+    );
   });
 
   it('derives APP_URL from PORT unless given', () => {

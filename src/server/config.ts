@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { gstinProblem, STATE_NAMES } from '../domain/invoices';
@@ -14,6 +15,12 @@ const envSchema = z
     PORT: z.coerce.number().int().min(1, 'PORT must be a port number').max(65535, 'PORT must be a port number').default(5000),
     DATA_DIR: z.string().min(1).default('./data'),
     WORKERS: z.coerce.number().int('WORKERS must be a whole number of app processes such as 2').min(1, 'WORKERS must be at least 1').max(64, 'WORKERS must be at most 64').default(1),
+    DATABASE_POOL_SIZE: z.coerce
+      .number()
+      .int('DATABASE_POOL_SIZE must be a whole number of connections such as 5')
+      .min(1, 'DATABASE_POOL_SIZE must be at least 1')
+      .max(200, 'DATABASE_POOL_SIZE must be at most 200')
+      .optional(),
     DATABASE_URL: z
       .string()
       .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -147,6 +154,8 @@ export interface Config {
   workers: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections each app process keeps for its requests (DATABASE_POOL_SIZE; decision 0076) */
+  databasePoolSize: number;
   appUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -198,6 +207,15 @@ export interface MessagesConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * Connections to PostgreSQL for all app processes together: twice the cores and one, shared out
+ * among the processes. Each statement is work for a core; more connections than that only make
+ * PostgreSQL's backends take turns on the cores, which cost its CPU and the requests' p99 (decision 0076).
+ */
+export function defaultPoolSize(cores: number, workers: number): number {
+  return Math.max(2, Math.ceil((2 * cores + 1) / workers));
+}
+
 /** Empty variables count as unset, so `PORT=` in a shell file does not break start-up. */
 function cleanEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -225,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? defaultPoolSize(availableParallelism(), e.WORKERS),
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
 import { openTestDatabase } from '../test/harness';
-import { boundedReadsBeside, type Database } from './client';
+import { boundedReadsBeside, openAppDatabase, type Database } from './client';
 
 /**
  * The app's PostgreSQL connections (decision 0042). Only with DATABASE_URL (vitest.config.ts).
@@ -27,6 +27,21 @@ describe('the app’s PostgreSQL connections', () => {
       expect(await setting(reports.db, 'statement_timeout')).toBe('1min');
     } finally {
       await reports.close();
+    }
+  });
+});
+
+describe('the app’s pool (decision 0076)', () => {
+  it('keeps DATABASE_POOL_SIZE connections: eight statements at once take turns on three', async () => {
+    const app = await openAppDatabase({ databaseUrl: process.env.DATABASE_URL!, databasePoolSize: 3, dataDir: 'unused' }, { migrate: false });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => app.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.05)`).then((r) => rowsOf<{ pid: number }>(r)[0]!.pid)),
+      );
+      expect(answers).toHaveLength(8);
+      expect(new Set(answers).size).toBe(3);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -65,8 +65,11 @@ export async function openPglite(
  */
 export const SESSION_SETTINGS = '-c jit=off';
 
-/** `logger`: sees every statement the handle sends (tests count round trips with it). */
-export async function openPostgres(url: string, options: { max?: number; logger?: Logger } = {}): Promise<Database> {
+/**
+ * `max`: the pool's connections (the app's DATABASE_POOL_SIZE, decision 0076; 20 for the commands).
+ * `logger`: sees every statement the handle sends (tests count round trips with it).
+ */
+export async function openPostgres(url: string, options: { max?: number | undefined; logger?: Logger } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, options: SESSION_SETTINGS });
   // an idle connection the server closes (a restart, a dropped database) is replaced on the next
   // query; without a listener node-postgres would raise it as an uncaught error and stop the app
@@ -131,12 +134,12 @@ export interface OpenAppDatabaseOptions {
  * migrated (decision 0024).
  */
 export async function openAppDatabase(
-  config: { databaseUrl?: string | undefined; dataDir: string },
+  config: { databaseUrl?: string | undefined; databasePoolSize?: number; dataDir: string },
   options: OpenAppDatabaseOptions = {},
 ): Promise<Database> {
   const folder = options.migrationsFolder ?? migrationsFolder;
   if (config.databaseUrl) {
-    const database = await openPostgres(config.databaseUrl);
+    const database = await openPostgres(config.databaseUrl, { max: config.databasePoolSize });
     if (options.migrate !== false) await migrateDatabase(database, folder);
     return database;
   }
