@@ -66,7 +66,7 @@ export async function openPglite(
 export const SESSION_SETTINGS = '-c jit=off';
 
 /**
- * `max`: the pool's connections (the app's DATABASE_POOL_SIZE, decision 0076; 20 for the commands).
+ * `max`: the pool's connections (`openAppDatabase` gives DATABASE_POOL_SIZE, decision 0076; 20 when not given).
  * `logger`: sees every statement the handle sends (tests count round trips with it).
  */
 export async function openPostgres(url: string, options: { max?: number | undefined; logger?: Logger } = {}): Promise<Database> {
