@@ -136,7 +136,7 @@ const SLOW_REQUEST_MS = 1_000;
 export const SYNC_COMPRESS_BYTES = 256 * 1024;
 
 /**
- * Brotli's quality for the API's answers: 2, not the library's 4, which cost twice the CPU for 5-10%
+ * Brotli's quality for the API's answers: 2, not the library's 4, which cost twice the CPU for 5-8%
  * fewer bytes (a page of students 3.6 KB against 3.9 KB); the web app's files keep quality 11, made
  * at build time (decisions 0067, 0075).
  */
