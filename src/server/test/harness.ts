@@ -14,7 +14,8 @@ import { startTestSmtp } from './smtp';
 
 /**
  * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
- * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted).
+ * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted). `max`: the
+ * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says).
  */
 export async function openTestDatabase(options: { logger?: Logger; max?: number } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
