@@ -315,6 +315,8 @@ describe('WORKERS=2 npm start', () => {
     expect(workers.length).toBeGreaterThanOrEqual(2);
     // every app process runs with npm start's heap limit, MAX_HEAP_MB here (decision 0063)
     for (const pid of [primary, ...workers]) expect(execFileSync('ps', ['-o', 'args=', '-p', pid]).toString()).toContain('--max-old-space-size=384 ');
+    // and with a young generation of 32 MB semi-spaces by default, YOUNG_SPACE_MB unset here (decision 0077)
+    for (const pid of [primary, ...workers]) expect(execFileSync('ps', ['-o', 'args=', '-p', pid]).toString()).toContain('--max-semi-space-size=32 ');
     // and with two malloc arenas, not glibc's eight per core (decision 0070)
     for (const pid of [primary, ...workers]) expect(readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')).toContain('MALLOC_ARENA_MAX=2');
 
