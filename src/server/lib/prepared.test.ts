@@ -67,6 +67,28 @@ describe('executePrepared', () => {
     expect(seen[0]!.generic + seen[0]!.custom).toBe(7);
   });
 
+  it('a statement with generic plans is never planned for a call\'s values, answers each call\'s values, and leaves the pool planning as PostgreSQL chooses', async () => {
+    const setting = async () => rowsOf<{ mode: string }>(await database.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
+    const lookup = statement<'n' | 'word'>(
+      (p) => sql`
+        select ${p.n}::int * 3 as tripled, ${p.word}::text as word, current_setting('plan_cache_mode') as mode,
+               (select coalesce(sum(custom_plans), 0)::int from pg_prepared_statements where statement like '%as tripled%') as custom`,
+      { genericPlans: true },
+    );
+    for (const [n, word] of [[1, 'one'], [2, 'two'], [3, 'three'], [4, 'four'], [5, 'five'], [6, 'six'], [7, 'seven']] as const) {
+      const [row] = rowsOf<{ tripled: number; word: string; mode: string; custom: number }>(await lookup(database.db, { n, word }));
+      expect([row!.tripled, row!.word]).toEqual([n * 3, word]);
+      if (database.kind === 'postgres') {
+        expect(row!.mode).toBe('force_generic_plan');
+        expect(row!.custom).toBe(0);
+      }
+    }
+    // inside a transaction of the caller's, as on the embedded database, it still answers
+    const [inside] = await database.db.transaction(async (tx) => rowsOf<{ tripled: number }>(await lookup(tx, { n: 9, word: 'nine' })));
+    expect(inside!.tripled).toBe(27);
+    for (let i = 0; i < 3; i++) expect(await setting()).toBe('auto');
+  });
+
   it('withGenericPlans plans a prepared statement once, not for each call\'s values, and leaves the pool as it was', async () => {
     const setting = async (db: typeof database.db) => rowsOf<{ mode: string }>(await db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0]!.mode;
     const stats = await withGenericPlans(database.db, async (db) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
@@ -100,10 +100,18 @@ export async function withGenericPlans<T>(db: Db, work: (db: Db) => Promise<T>, 
  * back and its error is thrown. On a transaction's handle or the embedded database: `withGenericPlans`.
  */
 export async function executeWithGenericPlans(db: Db, query: SQL, settings?: SQL): Promise<{ rows: unknown[] }> {
-  const session = db._.session as unknown as { logger?: { logQuery(text: string, params: unknown[]): void } };
   const pool = poolOf(db);
   if (!pool) return withGenericPlans(db, (conn) => executePrepared(conn, query), settings);
   const built = dialect.sqlToQuery(query);
+  return runWithGenericPlans(pool, db, built, built.params, settings);
+}
+
+/**
+ * `executeWithGenericPlans` for a statement already built (`built`, named by its text), run with
+ * `params`: its own, or a `statement`'s placeholders filled with a call's values.
+ */
+async function runWithGenericPlans(pool: pg.Pool, db: Db, built: Query, params: unknown[], settings?: SQL): Promise<{ rows: unknown[] }> {
+  const session = db._.session as unknown as { logger?: { logQuery(text: string, params: unknown[]): void } };
   const setting = dialect.sqlToQuery(genericPlansWith(settings));
   const client = (await pool.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
   let broken: Error | undefined;
@@ -112,16 +120,16 @@ export async function executeWithGenericPlans(db: Db, query: SQL, settings?: SQL
       const sent = [
         client.query('begin'),
         client.query({ text: setting.sql, values: setting.params }),
-        client.query(driverConfig(db, built), built.params),
+        client.query(driverConfig(db, built), params),
         client.query('commit'),
       ];
-      for (const [text, params] of [['begin', []], [setting.sql, setting.params], [built.sql, built.params], ['commit', []]] as const) session.logger?.logQuery(text, [...params]);
+      for (const [text, values] of [['begin', []], [setting.sql, setting.params], [built.sql, params], ['commit', []]] as const) session.logger?.logQuery(text, [...values]);
       return sent;
     });
     const [begin, , read, commit] = answers as [Settled, Settled, Settled, Settled];
     // a failed BEGIN or COMMIT leaves the connection in a state nobody should inherit
     for (const answer of [begin, commit]) if (answer.status === 'rejected') broken = answer.reason as Error;
-    if (read.status === 'rejected') throw new DrizzleQueryError(built.sql, built.params, read.reason as Error);
+    if (read.status === 'rejected') throw new DrizzleQueryError(built.sql, params, read.reason as Error);
     if (broken) throw broken;
     return read.value as { rows: unknown[] };
   } finally {
@@ -288,18 +296,34 @@ export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<
  * depends on a value PostgreSQL can only judge when it sees it (a pattern: a common name fragment is
  * best found walking the page's index, a rare one through the trigram index). A named one gets
  * PostgreSQL's generic plan after five runs, chosen for a guessed pattern (decision 0057).
+ *
+ * `genericPlans`: always the generic plan (GENERIC_PLANS), sent as `executeWithGenericPlans` sends
+ * its statement, in one round trip. For a statement whose every value leaves one plan best, where
+ * PostgreSQL's own choice ('auto') kept planning it for each run because a custom plan's estimate
+ * came out a little lower (decision 0079).
  */
 export function statement<K extends string>(
   build: (p: Record<K, Placeholder>) => SQL,
-  { planEachRun = false }: { planEachRun?: boolean } = {},
+  { planEachRun = false, genericPlans = false }: { planEachRun?: boolean; genericPlans?: boolean } = {},
 ): (db: Db, values: Record<K, unknown>) => Promise<{ rows: unknown[] }> {
   let built: { query: Query; name: string | undefined } | undefined;
-  return async (db, values) => {
+  const assembled = () => {
     if (!built) {
       const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) });
       const query = dialect.sqlToQuery(build(placeholders));
       built = { query, name: planEachRun ? undefined : nameOf(query.sql) };
     }
-    return (await db._.session.prepareQuery(built.query, undefined, built.name, false).execute(values)) as { rows: unknown[] };
+    return built;
+  };
+  const run = async (db: Db, values: Record<K, unknown>) => {
+    const { query, name } = assembled();
+    return (await db._.session.prepareQuery(query, undefined, name, false).execute(values)) as { rows: unknown[] };
+  };
+  if (!genericPlans || planEachRun) return run;
+  return async (db, values) => {
+    const pool = poolOf(db);
+    if (!pool) return withGenericPlans(db, (conn) => run(conn, values));
+    const { query } = assembled();
+    return runWithGenericPlans(pool, db, query, fillPlaceholders(query.params, values));
   };
 }

@@ -234,16 +234,21 @@ const pageStatement = memoByShape((shape) =>
       join students s on s.id = k.id
       ${structure}
       order by ${order(k, sql.raw('s'))}`;
-    // a lookup by name is planned for its pattern each time (lib/prepared.ts statement, decision 0057)
-  }, { planEachRun: shape.q && !shape.qHasDigit }),
+    // a lookup by name is planned for its pattern each time (lib/prepared.ts statement, decision 0057);
+    // one by a text with a digit always runs the generic plan, which is the custom one without its
+    // planning (decision 0079)
+  }, lookupPlans(shape)),
 );
 
 const countStatement = memoByShape((shape) =>
   statement<ListValue>((p) => {
     const { from, where } = studentListScope(shape, p);
     return sql`select count(*)::text as n ${from} ${where}`;
-  }, { planEachRun: shape.q && !shape.qHasDigit }),
+  }, lookupPlans(shape)),
 );
+
+/** How a list's statement is planned: see `pageStatement`. */
+const lookupPlans = (shape: ListShape) => ({ planEachRun: shape.q && !shape.qHasDigit, genericPlans: shape.q && shape.qHasDigit });
 
 /** The creation time in whole milliseconds: the same instant on both drivers, which hand timestamps back differently. */
 const CREATED_MS = sql.raw('floor(extract(epoch from s.created_at) * 1000)::bigint::text');
