@@ -6,7 +6,7 @@ import { previousMonthKey } from '../../domain/reports';
 import { aprilToMarchSession, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { rowsOf } from '../lib/sql-rows';
-import { ensurePositions, positionsStateColumns, positionsStateOf } from './student-positions';
+import { ensurePositions, positionsStateColumns, positionsStateOf, readAfterCatchUp } from './student-positions';
 
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const p = (v: unknown): Paise => paise(n(v));
@@ -65,10 +65,13 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
   const lastMonth = previousMonthKey(today);
   const year = aprilToMarchSession(today);
   // one statement: the rows' state with the cards' totals (decision 0058), the session and its
-  // expenses. Only when a write has marked a student does bringing the rows up to date add the
-  // catch-up's round trip, which returns the totals as they then are (decisions 0060, 0072)
-  const [row] = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`
+  // expenses (decision 0060), read after the catch-up of any student a write has marked, in the same
+  // round trip on one connection (decision 0080)
+  const read = await readAfterCatchUp(
+    db,
+    schoolId,
+    currentMonth,
+    sql`
       select ${positionsStateColumns(schoolId)},
              s.id, s.name, s.start_date::text as start_date, s.end_date::text as end_date,
              (select coalesce(json_agg(json_build_array(e.category, e.total)), '[]'::json) from (
@@ -78,10 +81,12 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
                 group by category) e) as expenses
       from (select 1) one
       left join school_positions p on p.school_id = ${schoolId}
-      left join lateral ${activeSession(schoolId)} s on true`),
+      left join lateral ${activeSession(schoolId)} s on true`,
   );
+  const [row] = read.rows;
   const session = sessionOf(row, today);
-  const f = await ensurePositions(db, { schoolId, month: currentMonth }, positionsStateOf(row));
+  // a new month, a change to the sessions or a rollover's thousands of marks: the slow path
+  const f = read.caughtUp ? positionsStateOf(row).totals : await ensurePositions(db, { schoolId, month: currentMonth }, positionsStateOf(row));
   const expenseRows = (row?.expenses ?? []) as Array<[ExpenseCategory, string]>;
   const byCategory = new Map<ExpenseCategory, Paise>();
   let totalExpenses = 0;

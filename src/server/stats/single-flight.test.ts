@@ -4,28 +4,33 @@ import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 /**
  * Issue "Trust before launch", item 14: when a school's figures were stale, every concurrent
- * request computed them again (30 requests at 2,000 students took 28 s). The seam: the database
- * handle the app uses, whose `execute` is wrapped to count (and slow down) the stats statement,
- * so this school is "slow" (over a second) like a big one.
+ * request computed them again (30 requests at 2,000 students took 28 s). The seam: the statement the
+ * cards are read with, handed to `readAfterCatchUp` (decision 0080), which is wrapped to count (and
+ * slow down) it, so this school is "slow" (over a second) like a big one.
  */
 
 let ctx: TestContext;
 let statsStatements = 0;
 const STATS_DELAY_MS = 1_100;
-const isStatsStatement = (query: unknown) =>
-  ((query as SQL).queryChunks ?? []).some((chunk) => Array.isArray((chunk as { value?: unknown }).value) && (chunk as { value: string[] }).value.join('').includes('json_build_array(e.category, e.total)'));
+const isStatsStatement = (query: SQL) =>
+  query.queryChunks.some((chunk) => Array.isArray((chunk as { value?: unknown }).value) && (chunk as { value: string[] }).value.join('').includes('json_build_array(e.category, e.total)'));
+
+vi.mock('./student-positions', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./student-positions')>();
+  return {
+    ...original,
+    readAfterCatchUp: async (...args: Parameters<typeof original.readAfterCatchUp>) => {
+      if (isStatsStatement(args[3])) {
+        statsStatements += 1;
+        await new Promise((resolve) => setTimeout(resolve, STATS_DELAY_MS));
+      }
+      return original.readAfterCatchUp(...args);
+    },
+  };
+});
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  const db = ctx.database.db as unknown as { execute: (query: unknown) => Promise<unknown> };
-  const execute = db.execute.bind(db);
-  db.execute = async (query: unknown) => {
-    if (isStatsStatement(query)) {
-      statsStatements += 1;
-      await new Promise((resolve) => setTimeout(resolve, STATS_DELAY_MS));
-    }
-    return execute(query);
-  };
 });
 afterAll(async () => {
   vi.useRealTimers();

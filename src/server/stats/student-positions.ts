@@ -263,6 +263,17 @@ const removeRows = (schoolId: string, ids: StudentIds) => sql`
   with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${idsArray(ids)}) returning *)
   update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`;
 
+/**
+ * `removeRows` and `addRows` for a catch-up that may find no student (`readAfterCatchUp`): with none,
+ * they write nothing, so a read of a school with nothing marked neither rewrites nor locks its totals row.
+ */
+const removeTakenRows = (schoolId: string) => sql`
+  with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${takenIds}) returning *)
+  update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old having count(*) > 0) d where t.school_id = ${schoolId}`;
+const addTakenRows = (schoolId: string, month: string) => sql`
+  with new as (${insertRows(schoolId, month, takenIds)} returning *)
+  update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new having count(*) > 0) d where t.school_id = ${schoolId}`;
+
 /** Writes the students' rows as they now are and adds them to the school's totals, which it returns. */
 const addRows = (schoolId: string, month: string, ids: StudentIds) => sql`
   with new as (${insertRows(schoolId, month, ids)} returning *)
@@ -285,18 +296,18 @@ const takenIds = sql.raw(`(select current_setting('${TAKEN_SETTING}')::uuid[])::
  * the later statements then find no student (they move the totals by nothing) and the caller builds
  * the school on the slow path.
  */
-const takeMarksSql = (schoolId: string, month: string) => sql`
+const takeMarksSql = (schoolId: string, month: string, locked: SQL = sql`true`) => sql`
   with gate as (
     select t.month_key = ${month}
        and not exists (select 1 from student_position_marks m where m.school_id = ${schoolId} and m.student_id = ${WHOLE_SCHOOL}::uuid)
        and (select count(*) from student_position_marks m where m.school_id = ${schoolId}) <= ${REBUILD_OVER} as ok
     from school_positions t where t.school_id = ${schoolId}
   ),
-  cleared as (${clearMarksSql(schoolId, sql`coalesce((select ok from gate), false)`)})
+  cleared as (${clearMarksSql(schoolId, sql`coalesce((select ok from gate), false) and ${locked}`)})
   select coalesce((select ok from gate), false) as ok,
          set_config(${TAKEN_SETTING}, (
            select coalesce(array_agg(distinct m.student_id), '{}')::text from student_position_marks m
-           where m.school_id = ${schoolId} and coalesce((select ok from gate), false)), true) as taken`;
+           where m.school_id = ${schoolId} and coalesce((select ok from gate), false) and ${locked}), true) as taken`;
 
 /**
  * Makes the school's `student_positions` those of `month` with every write committed so far in
@@ -394,6 +405,40 @@ async function catchUp(
     if (error instanceof SchoolBusy) return null;
     throw error;
   }
+}
+
+/** The setting that says whether `readAfterCatchUp` took the school's lock, read by `takeMarksSql`. */
+const LOCKED_SETTING = 'ledger.positions_locked';
+
+/**
+ * A reader's statement (`read`, which selects over `school_positions`) run after the school's rows of
+ * `month` are brought up to date, in ONE round trip on one connection (decision 0080): a pipelined
+ * transaction whose first statement waits for the school's lock only when a student is marked, then
+ * takes the marks, moves the rows and the totals, and runs `read`, which carries the COMMIT and so
+ * reads the totals as the catch-up left them. With nothing marked it takes no lock and writes
+ * nothing. A change to the school's sessions, too many marks or rows of another month are left to
+ * the slow path: `caughtUp` is false and the caller calls `ensurePositions`, which finds what is
+ * still to do. Before, the dashboard's cards read first and caught up in a second transaction: two
+ * checkouts of a pooled connection, each a wait in the pool's queue under a load.
+ *
+ * Marks a writer commits after the first statement looked are left for the next reader (the lock
+ * was not taken, so none is taken): that write was not done when this read began.
+ */
+export async function readAfterCatchUp(db: Db, schoolId: string, month: string, read: SQL): Promise<{ caughtUp: boolean; rows: Record<string, unknown>[] }> {
+  return inPipelinedTransaction(db, async (tx) => {
+    const [, taken, , , rows] = await Promise.all([
+      executePrepared(
+        tx,
+        sql`select set_config(${LOCKED_SETTING}, (case when exists (select 1 from student_position_marks where school_id = ${schoolId})
+              then pg_advisory_xact_lock(${positionsLockKey(schoolId)}) is not null else false end)::text, true) as locked`,
+      ),
+      executePrepared(tx, takeMarksSql(schoolId, month, sql.raw(`current_setting('${LOCKED_SETTING}') = 'true'`))),
+      executePrepared(tx, removeTakenRows(schoolId)),
+      executePrepared(tx, addTakenRows(schoolId, month)),
+      executeAndCommit(tx, read),
+    ]);
+    return { caughtUp: rowsOf<{ ok: boolean }>(taken)[0]?.ok === true, rows: rowsOf<Record<string, unknown>>(rows) };
+  });
 }
 
 /**

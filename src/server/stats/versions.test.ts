@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
-import { dataVersionKey, markSchoolChanged } from './versions';
+import { dataVersionKey, markSchoolChanged, raiseSchoolVersion } from './versions';
 
 /**
  * The key under which a school's figures (stats, charts, report documents) are cached: it moves once
@@ -30,5 +30,31 @@ describe('the data version key of a school', () => {
     // a second and more later the shared counter is read afresh: nothing changed, so neither does the key
     expect(await dataVersionKey(db, schoolId, t + 1_500)).toBe(after);
     expect(await dataVersionKey(db, schoolId, t + 3_000)).toBe(after);
+  });
+
+  it('moves after a change without reading the shared counter again, and still sees another process raise it (decision 0080)', async () => {
+    const db = ctx.database.db;
+    const t = 5_000_000;
+    const before = await dataVersionKey(db, schoolId, t);
+    const statements = vi.spyOn(db, 'execute');
+    try {
+      await markSchoolChanged(db, schoolId);
+      expect(statements).toHaveBeenCalledTimes(1);
+      // the counter as this process raised it: the next figures are keyed without a round trip
+      const after = await dataVersionKey(db, schoolId, t + 20);
+      expect(after).not.toBe(before);
+      expect(statements).toHaveBeenCalledTimes(1);
+      // the renewed read a second later finds what the key already holds
+      expect(await dataVersionKey(db, schoolId, t + 1_200)).toBe(after);
+      expect(statements).toHaveBeenCalledTimes(2);
+    } finally {
+      statements.mockRestore();
+    }
+    // a raise this process was not told of is seen when the read is renewed
+    await db.execute(raiseSchoolVersion(schoolId));
+    const held = await dataVersionKey(db, schoolId, t + 1_300);
+    const renewed = await dataVersionKey(db, schoolId, t + 2_400);
+    expect(renewed).not.toBe(held);
+    expect(renewed.split('.')[1]).toBe(String(Number(held.split('.')[1]) + 1));
   });
 });

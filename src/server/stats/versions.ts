@@ -28,15 +28,29 @@ const sharedVersions = new Map<string, { version: Promise<number>; readAt: numbe
 const SHARED_CHECK_MS = 1000;
 
 /**
- * A change to the school's data: this process's key for it moves at once, and the shared counter as
- * last read is dropped, since the change raised it. Otherwise the key moved a second time when that
- * read was renewed (up to `SHARED_CHECK_MS` later, with nothing changed in between), and every cached
- * figure of the school was computed again; on a loaded machine a report read twice a second apart
- * after a write was built twice.
+ * The shared counter as last read, moved by one change that raised it: the read is kept, with the time
+ * it was made. Dropping it (as this did until decision 0080) made the next request of the school read
+ * the counter again, one more round trip and pool checkout in front of every figure computed after a
+ * write: under the mixed load a school's grid saves came faster than a second apart, so nearly every
+ * stats flight began with it. The key still moves at once, by the local count; when the read is
+ * renewed a second later it finds the value this already holds, so the key does not move a second
+ * time with nothing changed. A change counted here that the read had already seen (a read made while
+ * a save committed) moves the key once more at the renewal: one extra computation, never a stale one.
  */
+function keepShared(schoolId: string, version: (held: number) => number): void {
+  const held = sharedVersions.get(schoolId);
+  if (!held) return;
+  const next = { version: held.version.then(version), readAt: held.readAt };
+  next.version.catch(() => {
+    if (sharedVersions.get(schoolId) === next) sharedVersions.delete(schoolId);
+  });
+  sharedVersions.set(schoolId, next);
+}
+
+/** A change to the school's data: this process's key for it moves at once, and the shared counter as read moves with it. */
 function changed(schoolId: string): void {
   localVersions.set(schoolId, (localVersions.get(schoolId) ?? 0) + 1);
-  sharedVersions.delete(schoolId);
+  keepShared(schoolId, (v) => v + 1);
 }
 
 // another process's change (decision 0043): this process's key for the school moves at once
@@ -52,9 +66,12 @@ export const raiseSchoolVersion = (schoolId: string): SQL => sql`
 
 export async function markSchoolChanged(db: Db, schoolId: string): Promise<void> {
   changed(schoolId);
-  await db.execute(raiseSchoolVersion(schoolId));
-  // dropped again: a read that started while the counter was being raised may have kept the old value
-  sharedVersions.delete(schoolId);
+  const [row] = rowsOf<{ version: string }>(await db.execute(sql`${raiseSchoolVersion(schoolId)} returning version::text as version`));
+  // the counter as raised: a read that started while it was being raised may hold the old value
+  if (row) {
+    const raised = Number(row.version);
+    keepShared(schoolId, (held) => Math.max(held, raised));
+  }
   notifyBus.publish({ kind: 'data', schoolId });
 }
 
