@@ -258,27 +258,28 @@ export const clearMarksSql = (schoolId: string, when: SQL = sql`true`): SQL => s
   where ctid = any(array(select ctid from student_position_marks where school_id = ${schoolId} and ${when} for update skip locked))
   returning student_id`;
 
-/** Removes the students' rows and takes what they were off the school's totals. */
+/**
+ * Removes the students' rows and takes what they were off the school's totals. With no student it
+ * writes nothing, so a catch-up that finds none (a read with nothing marked, `readAfterCatchUp`)
+ * neither rewrites nor locks the totals row.
+ */
 const removeRows = (schoolId: string, ids: StudentIds) => sql`
   with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${idsArray(ids)}) returning *)
-  update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old) d where t.school_id = ${schoolId}`;
+  update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old having count(*) > 0) d where t.school_id = ${schoolId}`;
 
 /**
- * `removeRows` and `addRows` for a catch-up that may find no student (`readAfterCatchUp`): with none,
- * they write nothing, so a read of a school with nothing marked neither rewrites nor locks its totals row.
+ * Writes the students' rows as they now are and adds them to the school's totals, which it returns:
+ * as moved, or as they stand when there was no student (then it writes nothing, as `removeRows`).
  */
-const removeTakenRows = (schoolId: string) => sql`
-  with old as (delete from student_positions where school_id = ${schoolId} and student_id = any(${takenIds}) returning *)
-  update school_positions t set ${moveTotals('-')} from (select ${totalsOf} from old having count(*) > 0) d where t.school_id = ${schoolId}`;
-const addTakenRows = (schoolId: string, month: string) => sql`
-  with new as (${insertRows(schoolId, month, takenIds)} returning *)
-  update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new having count(*) > 0) d where t.school_id = ${schoolId}`;
-
-/** Writes the students' rows as they now are and adds them to the school's totals, which it returns. */
 const addRows = (schoolId: string, month: string, ids: StudentIds) => sql`
-  with new as (${insertRows(schoolId, month, ids)} returning *)
-  update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new) d where t.school_id = ${schoolId}
-  returning ${totalsColumns('t')}`;
+  with new as (${insertRows(schoolId, month, ids)} returning *),
+  moved as (
+    update school_positions t set ${moveTotals('+')} from (select ${totalsOf} from new having count(*) > 0) d where t.school_id = ${schoolId}
+    returning ${totalsColumns('t')}
+  )
+  select * from moved
+  union all
+  select ${totalsColumns('t')} from school_positions t where t.school_id = ${schoolId} and not exists (select 1 from moved)`;
 
 /**
  * The students whose marks `takeMarksSql` took, as the later statements of its transaction read them:
@@ -433,8 +434,8 @@ export async function readAfterCatchUp(db: Db, schoolId: string, month: string, 
               then pg_advisory_xact_lock(${positionsLockKey(schoolId)}) is not null else false end)::text, true) as locked`,
       ),
       executePrepared(tx, takeMarksSql(schoolId, month, sql.raw(`current_setting('${LOCKED_SETTING}') = 'true'`))),
-      executePrepared(tx, removeTakenRows(schoolId)),
-      executePrepared(tx, addTakenRows(schoolId, month)),
+      executePrepared(tx, removeRows(schoolId, takenIds)),
+      executePrepared(tx, addRows(schoolId, month, takenIds)),
       executeAndCommit(tx, read),
     ]);
     return { caughtUp: rowsOf<{ ok: boolean }>(taken)[0]?.ok === true, rows: rowsOf<Record<string, unknown>>(rows) };
