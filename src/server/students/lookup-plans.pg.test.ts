@@ -43,3 +43,34 @@ describe('the lookup by admission number', () => {
     expect(plans).toEqual({ generic: 8, custom: 0 });
   });
 });
+
+describe('the students page', () => {
+  /**
+   * Decision 0081: a page is cut off the class-order index into an array of ids, and only those rows
+   * are read and joined, so one plan serves every limit and offset. PostgreSQL's own choice planned
+   * each page for its values (a known limit made a custom plan's estimate lower), and a generic plan
+   * of the page joined as a subquery read every student of the school.
+   */
+  it('is never planned for its values, and every page holds the rows of its place in the list', async () => {
+    const school = await signUpSchool(ctx);
+    const db = ctx.database.db;
+    const session = await seedSession(db, { schoolId: school.schoolId });
+    await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
+    const people = Array.from({ length: 12 }, (_, i) => ({ name: `Page Check ${String(i).padStart(2, '0')}`, className: 'Class 5', busFee: 0 }));
+    await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people });
+    const all = (await school.api.get('/api/students?limit=100')).json().map((s: { name: string; rollNumber: number }) => `${s.rollNumber} ${s.name}`);
+    expect(all).toHaveLength(12);
+    expect(all.map((line: string) => Number(line.split(' ')[0]))).toEqual([...Array(12).keys()].map((k) => k + 1));
+    for (let offset = 0; offset < 8; offset++) {
+      const page = await school.api.get(`/api/students?limit=3&offset=${offset}`);
+      expect(page.json().map((s: { name: string; rollNumber: number }) => `${s.rollNumber} ${s.name}`)).toEqual(all.slice(offset, offset + 3));
+    }
+    const [plans] = rowsOf<{ generic: number; custom: number }>(
+      await db.execute(sql`
+        select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
+        from pg_prepared_statements where statement like '%array_position(%' and statement like '%limit $%' and statement not like '%ilike%'`),
+    );
+    // the first list (limit 100) and the eight pages: one statement, nine runs, each on the generic plan
+    expect(plans).toEqual({ generic: 9, custom: 0 });
+  });
+});

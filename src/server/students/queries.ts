@@ -136,14 +136,13 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * A page of students in class order, section, roll number (read in that order off
- * students_school_class_order_idx, or where they sat in the named session); and how many match in
- * all when the page is short or it is asked for.
+ * students_school_class_order_idx, or where they sat in the named session), as the answer's JSON
+ * text; and how many match in all when the page is short or it is asked for.
  *
- * One statement of plain SQL whose rows become the answer's objects directly: the hottest read of
- * the app (the Students page and every lookup) spent about a fifth of its CPU in the query
- * builder's SQL assembly and per-field result mapping (profiled, decision 0042).
+ * PostgreSQL writes the JSON, as it does the roster's (decision 0055): the rows used to come back
+ * as some 1,400 strings a page, were mapped into 50 objects and serialised again (decision 0081).
  */
-export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: StudentDto[]; total: number | undefined }> {
+export async function listStudents(db: Db, f: StudentFilter): Promise<{ json: string; count: number; total: number | undefined }> {
   const shape = shapeOf(f);
   const values: Record<ListValue, unknown> = {
     schoolId: f.schoolId,
@@ -158,12 +157,14 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ rows: St
     limit: f.limit,
     offset: f.offset,
   };
-  const rows = rowsOf<StudentListRow>(await pageStatement(shape)(db, values)).map(studentDtoOf);
+  const [page] = rowsOf<{ json: string; n: number | string }>(await pageStatement(shape)(db, values));
+  const json = page?.json ?? '[]';
+  const count = Number(page?.n ?? 0);
   // a short page that starts at the beginning already says how many there are
-  if (f.offset === 0 && rows.length < f.limit) return { rows, total: rows.length };
-  if (!f.withTotal) return { rows, total: undefined };
+  if (f.offset === 0 && count < f.limit) return { json, count, total: count };
+  if (!f.withTotal) return { json, count, total: undefined };
   const [counted] = rowsOf<{ n: string }>(await countStatement(shape)(db, values));
-  return { rows, total: Number(counted?.n ?? 0) };
+  return { json, count, total: Number(counted?.n ?? 0) };
 }
 
 /** Which filters a list has: each combination is one statement, assembled once. */
@@ -203,40 +204,53 @@ function memoByShape(build: (shape: ListShape) => ReturnType<typeof statement<Li
   };
 }
 
+/** The creation time as `Date.toISOString` writes it (UTC, milliseconds cut, not rounded). */
+const CREATED_AT_ISO = sql.raw(`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
 /**
  * The page is cut first, from the sort keys alone: without filters that is an index-only scan of
  * students_school_class_order_idx (its last columns are the class and the id), so a page deep in a
  * large school passes its offset in the index instead of reading every row it skips from the
- * table. Only the page's rows are then read whole and meet the fee structures.
+ * table. The page's ids come out as an array in their order (`with ordinality` keeps it), and only
+ * those rows are read whole and meet the fee structures: a plan that holds whatever the limit and
+ * offset, so PostgreSQL plans it once per connection, not once per page (decision 0081). Joined to
+ * the page as a subquery instead, a generic plan guessed a tenth of the school for the limit and
+ * read every student.
+ *
+ * The fields, their order and formats are those of `studentDto` (`toStudentDto`): students.test.ts
+ * compares a listed row with the student's own answer, field by field and in order.
  */
 const pageStatement = memoByShape((shape) =>
   statement<ListValue>((p) => {
     const { from, where, placed } = studentListScope(shape, p);
-    const order = (alias: SQL, name: SQL) => sql`${classOrderSql(sql`${alias}.class_name`)}, ${alias}.section, ${alias}.roll_number, ${name}.name`;
-    const k = shape.session ? sql.raw('k') : sql.raw('s');
-    const structure = shape.session
-      ? sql`left join class_fee_structures f on f.school_id = s.school_id and f.class_name = k.class_name and f.academic_year = ${p.sessionName}`
+    const order = sql`${classOrderSql(sql`${placed}.class_name`)}, ${placed}.section, ${placed}.roll_number, s.name`;
+    const seat = shape.session
+      ? sql`join student_enrollments e on e.school_id = s.school_id and e.student_id = s.id and e.session_id = ${p.sessionId}
+            left join class_fee_structures f on f.school_id = s.school_id and f.class_name = e.class_name and f.academic_year = ${p.sessionName}`
       : sql`left join academic_sessions a on a.id = s.session_id
             left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
+    const k = shape.session ? sql.raw('e') : sql.raw('s');
     return sql`
-      select s.id, s.school_id, s.name, ${k}.class_name, ${k}.section, ${k}.roll_number, s.admission_number,
-             s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number, s.aadhaar_last4, s.residence,
-             s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as bus,
-             s.enrollment_date::text as enrollment_date, s.fees_from_month, s.status, s.session_id, s.enable_sms_reminders,
-             s.enable_whatsapp_reminders, s.reminder_preference, ${CREATED_MS} as created_ms,
-             f.monthly_tuition_fee_paise::text as monthly, f.yearly_fee_paise::text as yearly
+      select coalesce(json_agg(x.j order by x.n), '[]'::json)::text as json, count(*)::int as n
       from (
-        select s.id${shape.session ? sql`, e.class_name, e.section, e.roll_number` : sql``}
-        ${from} ${where}
-        order by ${order(placed, sql.raw('s'))}
-        limit ${p.limit} offset ${p.offset}
-      ) k
-      join students s on s.id = k.id
-      ${structure}
-      order by ${order(k, sql.raw('s'))}`;
-    // a lookup by name is planned for its pattern each time (lib/prepared.ts statement, decision 0057);
-    // one by a text with a digit always runs the generic plan, which is the custom one without its
-    // planning (decision 0079)
+        select page.n, row_to_json(r) as j
+        from unnest(array(select s.id ${from} ${where} order by ${order} limit ${p.limit} offset ${p.offset})) with ordinality page(id, n)
+        join students s on s.school_id = ${p.schoolId} and s.id = page.id
+        ${seat}
+        cross join lateral (
+          select s.id, s.school_id as "schoolId", s.name, ${k}.class_name as "class", ${k}.section, ${k}.roll_number as "rollNumber",
+                 s.admission_number as "admissionNumber", s.father_name as "fatherName", s.mother_name as "motherName",
+                 s.date_of_birth::text as "dateOfBirth", s.mobile_number as "mobileNumber",
+                 case when s.aadhaar_last4 <> '' then 'XXXX XXXX ' || s.aadhaar_last4 end as "aadharNumber",
+                 s.residence, s.parent_name as "parentName", s.parent_phone as "parentPhone", s.parent_email as "parentEmail",
+                 s.parent_whatsapp as "parentWhatsApp", ${rupeeStringSql(sql`s.monthly_bus_fee_paise`)} as "monthlyBusFee",
+                 s.enrollment_date::text as "enrollmentDate", s.fees_from_month as "feesFromMonth", s.status, s.session_id as "sessionId",
+                 s.enable_sms_reminders as "enableSmsReminders", s.enable_whatsapp_reminders as "enableWhatsappReminders",
+                 s.reminder_preference as "reminderPreference", ${CREATED_AT_ISO} as "createdAt",
+                 ${rupeeStringSql(sql`coalesce(f.monthly_tuition_fee_paise, 0)`)} as "monthlyFee",
+                 ${rupeeStringSql(sql`coalesce(f.yearly_fee_paise, 0)`)} as "admissionFee"
+        ) r
+      ) x`;
   }, lookupPlans(shape)),
 );
 
@@ -247,11 +261,13 @@ const countStatement = memoByShape((shape) =>
   }, lookupPlans(shape)),
 );
 
-/** How a list's statement is planned: see `pageStatement`. */
-const lookupPlans = (shape: ListShape) => ({ planEachRun: shape.q && !shape.qHasDigit, genericPlans: shape.q && shape.qHasDigit });
-
-/** The creation time in whole milliseconds: the same instant on both drivers, which hand timestamps back differently. */
-const CREATED_MS = sql.raw('floor(extract(epoch from s.created_at) * 1000)::bigint::text');
+/**
+ * How a list's statement is planned (see `pageStatement`): a lookup by a text without a digit for
+ * its pattern each time (decision 0057); every other list always on its generic plan, which is the
+ * custom one without the planning (decisions 0079, 0081). PostgreSQL's own choice ('auto') planned
+ * the page for every request, since a known limit makes a custom plan's estimate a little lower.
+ */
+const lookupPlans = (shape: ListShape) => ({ planEachRun: shape.q && !shape.qHasDigit, genericPlans: !shape.q || shape.qHasDigit });
 
 /**
  * The rows a list reads and its filter: students `s` where they sit today, or where they sat in the
@@ -268,71 +284,6 @@ function studentListScope(shape: ListShape, p: Record<ListValue, Placeholder>): 
   if (shape.rollNumber) where.push(sql`${placed}.roll_number = ${p.rollNumber}`);
   if (shape.q) where.push(sql`(s.name ilike ${p.pattern} or lower(s.admission_number) = lower(${p.q}))`);
   return { from, where: sql`where ${sql.join(where, sql` and `)}`, placed };
-}
-
-interface StudentListRow {
-  id: string;
-  school_id: string;
-  name: string;
-  class_name: string;
-  section: string;
-  roll_number: number | string;
-  admission_number: string | null;
-  father_name: string;
-  mother_name: string;
-  date_of_birth: string | null;
-  mobile_number: string;
-  aadhaar_last4: string | null;
-  residence: string;
-  parent_name: string;
-  parent_phone: string;
-  parent_email: string;
-  parent_whatsapp: string;
-  bus: string;
-  enrollment_date: string | null;
-  fees_from_month: string | null;
-  status: StudentDto['status'];
-  session_id: string | null;
-  enable_sms_reminders: boolean;
-  enable_whatsapp_reminders: boolean;
-  reminder_preference: StudentDto['reminderPreference'];
-  created_ms: string;
-  monthly: string | null;
-  yearly: string | null;
-}
-
-/** A listed row as the API answers it: the same fields and formats as toStudentDto gives. */
-function studentDtoOf(r: StudentListRow): StudentDto {
-  return {
-    id: r.id,
-    schoolId: r.school_id,
-    name: r.name,
-    class: r.class_name,
-    section: r.section,
-    rollNumber: Number(r.roll_number),
-    admissionNumber: r.admission_number,
-    fatherName: r.father_name,
-    motherName: r.mother_name,
-    dateOfBirth: r.date_of_birth,
-    mobileNumber: r.mobile_number,
-    aadharNumber: maskAadhaar(r.aadhaar_last4),
-    residence: r.residence,
-    parentName: r.parent_name,
-    parentPhone: r.parent_phone,
-    parentEmail: r.parent_email,
-    parentWhatsApp: r.parent_whatsapp,
-    monthlyBusFee: toRupeeString(paise(Number(r.bus))),
-    enrollmentDate: r.enrollment_date,
-    feesFromMonth: r.fees_from_month,
-    status: r.status,
-    sessionId: r.session_id,
-    enableSmsReminders: r.enable_sms_reminders,
-    enableWhatsappReminders: r.enable_whatsapp_reminders,
-    reminderPreference: r.reminder_preference,
-    createdAt: new Date(Number(r.created_ms)).toISOString(),
-    monthlyFee: toRupeeString(paise(Number(r.monthly ?? 0))),
-    admissionFee: toRupeeString(paise(Number(r.yearly ?? 0))),
-  };
 }
 
 /** What the fee screens show of a student in the class and section picker, and what their dialogs need. */

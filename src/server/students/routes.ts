@@ -118,7 +118,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const q = request.query;
       const schoolId = schoolIdOf(request);
-      const { rows, total } = await listStudents(db, {
+      const { json, total } = await listStudents(db, {
         schoolId,
         session: await sessionNamed(schoolId, q.academicYear),
         className: q.class?.trim() ? classOrThrow(q.class) : undefined,
@@ -131,7 +131,8 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         withTotal: q.withTotal === 'true',
       });
       if (total !== undefined) reply.header('X-Total-Count', String(total));
-      return rows;
+      // the page's JSON as PostgreSQL wrote it (listStudents): sent as it is, not parsed and written again
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );
 

@@ -291,6 +291,8 @@ describe('lists and lookups', () => {
     expect(own).toMatchObject({ monthlyFee: '1500.50', admissionFee: '5000.00', monthlyBusFee: '650.25', aadharNumber: 'XXXX XXXX 0124', dateOfBirth: '2016-05-14' });
     const listed = (await other.api.get('/api/students')).json();
     expect(listed).toEqual([own]);
+    // PostgreSQL writes the list's JSON itself too (listStudents): the schema's fields in the schema's order
+    expect(Object.keys(listed[0])).toEqual(Object.keys(own));
     expect((await other.api.get('/api/students?q=t-77')).json()).toEqual([own]);
     expect((await other.api.get('/api/students?q=bhat&academicYear=2026-27')).json()).toEqual([own]);
     const roster = (await other.api.get('/api/students/roster?class=7th&section=C')).json();
@@ -302,6 +304,21 @@ describe('lists and lookups', () => {
     expect(empty.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(empty.json()).toEqual([]);
     expect((await other.api.get('/api/students/roster?class=7th&section=C&academicYear=2026-2027')).json()).toEqual(roster);
+    const plain = await add(other, { name: 'Anil Bhat', class: 'Class 7', section: 'C' });
+    const plainOwn = (await other.api.get(`/api/students/${plain.id}`)).json();
+    expect(plainOwn).toMatchObject({ aadharNumber: null, admissionNumber: null });
+    const both = await other.api.get('/api/students?class=Class%207&section=C');
+    expect(both.json()).toEqual([own, plainOwn]);
+    expect(both.headers['x-total-count']).toBe('2');
+    const none = await other.api.get('/api/students?class=Class%207&section=D');
+    expect(none.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(none.json()).toEqual([]);
+    expect(none.headers['x-total-count']).toBe('0');
+    // a creation time between milliseconds: cut to the millisecond as Date.toISOString writes it, never rounded up
+    await ctx.database.db.execute(sql`update students set created_at = '2026-04-10 05:30:00.123789+00' where id = ${plain.id}`);
+    const cut = (await other.api.get(`/api/students/${plain.id}`)).json();
+    expect(cut.createdAt).toBe('2026-04-10T05:30:00.123Z');
+    expect((await other.api.get('/api/students?q=anil')).json()).toEqual([cut]);
   });
 
   it('summarises active students per class and section in class order', async () => {

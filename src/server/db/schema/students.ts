@@ -96,8 +96,9 @@ export const students = pgTable(
     index('students_school_name_idx').on(t.schoolId, t.name),
     // the students page: a page of 50 in class order read off the index, not a sort of the whole school;
     // with the class and id after the sort keys, the offset is passed in an index-only scan (listStudents;
-    // PostgreSQL reads an expression off an index-only scan only when its column is there too)
-    index('students_school_class_order_idx').on(t.schoolId, t.status, classOrderSql(t.className), t.section, t.rollNumber, t.name, t.className, t.id),
+    // PostgreSQL reads an expression off an index-only scan only when its column is there too); with the
+    // admission number too, a lookup by name walking it tests each student without reading the row (decision 0081)
+    index('students_school_class_order_idx').on(t.schoolId, t.status, classOrderSql(t.className), t.section, t.rollNumber, t.name, t.className, t.id, t.admissionNumber),
     // the lookup by admission number, any case (the name part of the lookup has a trigram index on PostgreSQL)
     index('students_school_admission_lower_idx').on(t.schoolId, sql`lower(${t.admissionNumber})`),
     index('students_school_aadhaar_hash_idx').on(t.schoolId, t.aadhaarHash).where(sql`${t.aadhaarHash} is not null`),
