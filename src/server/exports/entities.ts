@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { maskAadhaarSql } from '../lib/crypto';
 import { rowsOf } from '../lib/sql-rows';
 import { classOrderSql } from '../students/class-order';
 
@@ -325,7 +326,7 @@ export const ENTITIES: readonly Entity[] = [
 const SELECTS: Record<string, SQL> = {
   students: sql`s.id::text as student_id, s.admission_number, s.name, s.class_name, s.section, s.roll_number, a.name as session, s.status,
     s.father_name, s.mother_name, s.date_of_birth::text as date_of_birth, s.mobile_number,
-    case when s.aadhaar_last4 is null then null else 'XXXX XXXX ' || s.aadhaar_last4 end as aadhaar,
+    ${maskAadhaarSql(sql`s.aadhaar_last4`)} as aadhaar,
     s.residence, s.parent_name, s.parent_phone, s.parent_email, s.parent_whatsapp, s.monthly_bus_fee_paise::text as monthly_bus_fee,
     s.enrollment_date::text as enrollment_date, s.fees_from_month, s.enable_sms_reminders as sms_reminders,
     s.enable_whatsapp_reminders as whatsapp_reminders, s.reminder_preference, ${ist('s.created_at')} as created_at`,

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * AES-256-GCM for personal numbers at rest (Aadhaar, ruling 24). The key is derived from
@@ -40,3 +41,6 @@ export class FieldCipher {
 export function maskAadhaar(last4: string | null): string | null {
   return last4 ? `XXXX XXXX ${last4}` : null;
 }
+
+/** `maskAadhaar` in SQL, for answers and files PostgreSQL writes itself: `column` holds the last four digits. */
+export const maskAadhaarSql = (column: SQL): SQL => sql`case when ${column} <> '' then 'XXXX XXXX ' || ${column} end`;

@@ -15,7 +15,7 @@ import {
   studentEnrollments,
   students,
 } from '../db/schema';
-import { maskAadhaar, type FieldCipher } from '../lib/crypto';
+import { maskAadhaar, maskAadhaarSql, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
 import { executePrepared, statement } from '../lib/prepared';
 import { rupeeStringSql } from '../lib/sql-money';
@@ -142,7 +142,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * PostgreSQL writes the JSON, as it does the roster's (decision 0055): the rows used to come back
  * as some 1,400 strings a page, were mapped into 50 objects and serialised again (decision 0081).
  */
-export async function listStudents(db: Db, f: StudentFilter): Promise<{ json: string; count: number; total: number | undefined }> {
+export async function listStudents(db: Db, f: StudentFilter): Promise<{ json: string; total: number | undefined }> {
   const shape = shapeOf(f);
   const values: Record<ListValue, unknown> = {
     schoolId: f.schoolId,
@@ -159,12 +159,12 @@ export async function listStudents(db: Db, f: StudentFilter): Promise<{ json: st
   };
   const [page] = rowsOf<{ json: string; n: number | string }>(await pageStatement(shape)(db, values));
   const json = page?.json ?? '[]';
-  const count = Number(page?.n ?? 0);
+  const onPage = Number(page?.n ?? 0);
   // a short page that starts at the beginning already says how many there are
-  if (f.offset === 0 && count < f.limit) return { json, count, total: count };
-  if (!f.withTotal) return { json, count, total: undefined };
+  if (f.offset === 0 && onPage < f.limit) return { json, total: onPage };
+  if (!f.withTotal) return { json, total: undefined };
   const [counted] = rowsOf<{ n: string }>(await countStatement(shape)(db, values));
-  return { json, count, total: Number(counted?.n ?? 0) };
+  return { json, total: Number(counted?.n ?? 0) };
 }
 
 /** Which filters a list has: each combination is one statement, assembled once. */
@@ -241,7 +241,7 @@ const pageStatement = memoByShape((shape) =>
           select s.id, s.school_id as "schoolId", s.name, ${k}.class_name as "class", ${k}.section, ${k}.roll_number as "rollNumber",
                  s.admission_number as "admissionNumber", s.father_name as "fatherName", s.mother_name as "motherName",
                  s.date_of_birth::text as "dateOfBirth", s.mobile_number as "mobileNumber",
-                 case when s.aadhaar_last4 <> '' then 'XXXX XXXX ' || s.aadhaar_last4 end as "aadharNumber",
+                 ${maskAadhaarSql(sql`s.aadhaar_last4`)} as "aadharNumber",
                  s.residence, s.parent_name as "parentName", s.parent_phone as "parentPhone", s.parent_email as "parentEmail",
                  s.parent_whatsapp as "parentWhatsApp", ${rupeeStringSql(sql`s.monthly_bus_fee_paise`)} as "monthlyBusFee",
                  s.enrollment_date::text as "enrollmentDate", s.fees_from_month as "feesFromMonth", s.status, s.session_id as "sessionId",
