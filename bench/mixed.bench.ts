@@ -116,7 +116,8 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       interactive: true,
       next: (i) => {
         const s = schoolFor(i);
-        return { token: s.token, path: `/api/students/${s.pupils[i % s.pupils.length]!.id}/fee-status` };
+        // as the Fee Status screen asks it: for the session picked (features/fees/api.ts)
+        return { token: s.token, path: `/api/students/${s.pupils[i % s.pupils.length]!.id}/fee-status?academicYear=${encodeURIComponent(s.session)}` };
       },
     },
     {

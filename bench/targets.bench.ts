@@ -131,7 +131,12 @@ async function measure(ctx: BenchContext, child: ChildServer | null): Promise<Be
     );
 
     // --- one student's fees ----------------------------------------------------------------------
-    rows.push(await load(`fee status of one student: GET /api/students/:id/fee-status (${n})`, judge(50), (i) => ({ path: `/api/students/${at(pupils, i).id}/fee-status` })));
+    // as the Fee Status screen asks it: for the session picked (features/fees/api.ts)
+    rows.push(
+      await load(`fee status of one student: GET /api/students/:id/fee-status (${n})`, judge(50), (i) => ({
+        path: `/api/students/${at(pupils, i).id}/fee-status?academicYear=${encodeURIComponent(session.name)}`,
+      })),
+    );
     const months = sessionMonths(session.startDate, session.endDate);
     const lastMonth = months[months.length - 1]!;
     // the session's last month, in advance: another student each time (the defaulters bench pays the

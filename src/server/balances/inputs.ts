@@ -4,7 +4,7 @@ import { splitArrears, type OpeningHead } from '../../domain/opening';
 import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { read, readAtOnce, readEach, type RawRow, type ReadRows } from '../lib/read-at-once';
+import { read, readAtOnce, readEach, type Bound, type RawRow, type ReadRows } from '../lib/read-at-once';
 import { inIds } from '../lib/sql-sets';
 import { sessionsRead, structuresFrom, structuresRead, type SessionRow, type StructureRow, type StudentRow } from '../fees/queries';
 import type { AppliedConcession } from '../../domain/concessions';
@@ -48,8 +48,14 @@ export interface BalanceInputs {
 /** `undefined`: every student of the school. */
 export type StudentSet = readonly string[] | undefined;
 
-const only = (ids: StudentSet, column: string): SQL =>
-  ids === undefined ? sql`` : sql` and ${inIds(sql.raw(column), ids)}`;
+/** A `StudentSet`, or one student as a statement assembled once binds them (`readsAtOnce`). */
+export type StudentFilter = StudentSet | { one: Bound };
+
+const only = (students: StudentFilter, column: string): SQL => {
+  if (students === undefined) return sql``;
+  if ('one' in students) return sql` and ${sql.raw(column)} = ${students.one}`;
+  return sql` and ${inIds(sql.raw(column), students)}`;
+};
 
 /**
  * Up to this many students, the inputs are gathered into one statement (`readAtOnce`): a receipt, a
@@ -72,11 +78,11 @@ export interface GroupedLine {
 
 /**
  * The reads of `loadBalanceInputs`, to put beside others in one `readAtOnce` (a receipt's save reads
- * its student's inputs with everything else it needs). `structures`, `sessions` and `plans` are
- * the same reads, under the same names, as the fee screens' (`fees/context.ts`, `fees/writer.ts`),
- * so a batch holding both reads them once.
+ * its student's inputs with everything else it needs). `plans` is the same read, under the same
+ * name, as the fee screens' (`fees/context.ts`), so a batch holding both reads it once; the balances
+ * need every structure of the school (`structures`), the fee screens only their student's.
  */
-export function balanceInputReads({ schoolId, studentIds }: { schoolId: string; studentIds: StudentSet }) {
+export function balanceInputReads({ schoolId, studentIds }: { schoolId: Bound; studentIds: StudentFilter }) {
   return {
     balanceStudents: read(
       sql`select id, class_name, section, roll_number, session_id, status, monthly_bus_fee_paise, fees_from_month from students where school_id = ${schoolId}${only(studentIds, 'id')}`,
@@ -124,7 +130,7 @@ export function balanceInputReads({ schoolId, studentIds }: { schoolId: string; 
           where school_id = ${schoolId}${only(studentIds, 'student_id')} group by student_id`,
       (r) => ({ studentId: String(r.student_id), amount: paise(Number(r.amount)) }),
     ),
-    balanceConcessions: approvedConcessionsRead({ schoolId, studentIds }),
+    balanceConcessions: approvedConcessionsRead(studentIds !== undefined && 'one' in studentIds ? { schoolId, studentId: studentIds.one } : { schoolId, studentIds }),
     plans: plansRead(schoolId),
   };
 }

@@ -8,7 +8,7 @@ import { approvedConcessionsRead, concessionsBy } from '../policy/concession-que
 import { planFor, plansFrom, plansRead } from '../policy/plans';
 import { planSchedule, type Instalment, type InstalmentPlan } from '../../domain/instalments';
 import { sessionMonths } from '../../domain/sessions';
-import { read, readAtOnce, tableRead, type ReadRows } from '../lib/read-at-once';
+import { read, readAtOnce, tableRead, type Bound, type ReadRows } from '../lib/read-at-once';
 import { academicSessions, classFeeStructures, previousBalances, studentEnrollments, students } from '../db/schema';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
@@ -19,10 +19,11 @@ import {
   findActiveSession,
   findSessionById,
   placementOutside,
-  sessionNamed,
+  sessionKeys,
+  sessionMatching,
   structureFor,
   structuresFrom,
-  structuresRead,
+  studentStructuresRead,
   studentSessionLinesRead,
   studentRead,
   type CarriedRow,
@@ -64,8 +65,24 @@ export interface StudentSessionArgs {
  */
 export async function loadStudentSession(db: Db, args: StudentSessionArgs): Promise<StudentSession> {
   if (!isUuid(args.studentId)) throw notFound('Student not found');
-  const { with: common, reads } = studentSessionReads(args);
+  const { with: common, reads } = studentSessionReads(studentSessionKeys(args));
   return studentSessionFrom(await readAtOnce(db, reads, { with: common }), args);
+}
+
+/**
+ * Which student and which session, as the reads bind them: values, or placeholders of a statement
+ * assembled once (`readsAtOnce`). `year`: the named session's keys (`sessionKeys`), else the student's own.
+ */
+export interface StudentSessionKeys {
+  schoolId: Bound;
+  studentId: Bound;
+  year?: { id: Bound | null; names: Bound | readonly string[] } | undefined;
+  /** a year as the user gave it goes through `studentSessionKeys` first, never here */
+  academicYear?: never;
+}
+
+export function studentSessionKeys({ schoolId, studentId, academicYear }: StudentSessionArgs): StudentSessionKeys {
+  return { schoolId, studentId, year: academicYear ? sessionKeys(academicYear) : undefined };
 }
 
 /** The common table naming the session a fee screen shows, for reads beside the student's session. */
@@ -75,9 +92,9 @@ export const FEE_SESSION = sql`(select id from fee_session)`;
  * The reads of `loadStudentSession`, to put beside others in one `readAtOnce` (with its common
  * table `fee_session`, which `FEE_SESSION` names). `studentId` must be a uuid (`isUuid`).
  */
-export function studentSessionReads({ schoolId, studentId, academicYear }: StudentSessionArgs) {
+export function studentSessionReads({ schoolId, studentId, year }: StudentSessionKeys) {
   return {
-    with: { fee_session: feeSessionSql({ schoolId, studentId, academicYear }) },
+    with: { fee_session: feeSessionSql({ schoolId, studentId, year }) },
     reads: {
       student: studentRead({ schoolId, studentId }),
       session: tableRead(academicSessions, sql`select * from fee_session`),
@@ -86,13 +103,14 @@ export function studentSessionReads({ schoolId, studentId, academicYear }: Stude
             where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${FEE_SESSION} limit 1`,
         (r): Placement => ({ className: String(r.class_name), section: String(r.section), rollNumber: Number(r.roll_number) }),
       ),
-      structures: structuresRead(schoolId),
+      // not `structures` (the whole school's, which a save reads beside these for the balances)
+      studentStructures: studentStructuresRead({ schoolId, studentId, sessionId: FEE_SESSION }),
       lines: studentSessionLinesRead({ schoolId, studentId, sessionId: FEE_SESSION }),
       closedBy: tableRead(
         previousBalances,
         sql`select * from ${previousBalances} where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${FEE_SESSION} limit 1`,
       ),
-      concessions: approvedConcessionsRead({ schoolId, sessionId: FEE_SESSION, studentIds: [studentId] }),
+      concessions: approvedConcessionsRead({ schoolId, sessionId: FEE_SESSION, studentId }),
       plans: plansRead(schoolId),
     },
   };
@@ -102,8 +120,8 @@ export function studentSessionReads({ schoolId, studentId, academicYear }: Stude
  * The session: a named one (`findSessionByYear`: a session id, or the name in any spelling); else
  * the student's own session, or for a student never placed in one the school's active session.
  */
-function feeSessionSql({ schoolId, studentId, academicYear }: StudentSessionArgs): SQL {
-  if (academicYear) return sql`select * from ${academicSessions} where ${academicSessions.schoolId} = ${schoolId} and ${sessionNamed(academicYear)} limit 1`;
+function feeSessionSql({ schoolId, studentId, year }: StudentSessionKeys): SQL {
+  if (year) return sql`select * from ${academicSessions} where ${academicSessions.schoolId} = ${schoolId} and ${sessionMatching(year)} limit 1`;
   const own = sql`(select s.session_id from ${students} s where s.school_id = ${schoolId} and s.id = ${studentId})`;
   return sql`select * from ${academicSessions}
              where ${academicSessions.schoolId} = ${schoolId} and (${academicSessions.id} = ${own} or ${academicSessions.isActive})
@@ -125,7 +143,7 @@ export function studentSessionFrom(rows: ReadRows<ReturnType<typeof studentSessi
     student,
     session,
     placement,
-    structure: structureFor(structuresFrom(rows.structures), placement.className, session.name),
+    structure: structureFor(structuresFrom(rows.studentStructures), placement.className, session.name),
     lines: rows.lines,
     carried: rows.closedBy[0],
     concessions: concessionsBy(rows.concessions, (c) => c.studentId).get(student.id) ?? [],

@@ -24,16 +24,15 @@ import {
   checkPaidOn,
   loadStudentSession,
   studentSessionFrom,
-  studentSessionReads,
   monthWhat,
   structureMissingMessage,
 } from './context';
 import { carriedSummaryDto, receiptDto, toCarriedSummaryDto, toReceiptDto } from './dto';
 import { monthlyEntries, monthlyEntryDto } from './entries';
 import { readUnderStudentLock } from './locks';
-import { carriedBalances, carriedFrom, carriedReads, summariseCarried } from './queries';
-import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
-import { onlyIf, readAtOnce } from '../lib/read-at-once';
+import { carriedBalances, carriedFrom, summariseCarried } from './queries';
+import { readForSave } from './save-reads';
+import { inLedgerTransaction, receiptPrereadsOf, replayedOf, requestFingerprint, writeReceipt, type NewLine } from './writer';
 import { isUuid } from '../lib/ids';
 
 const listQuery = z.object({
@@ -120,18 +119,16 @@ export async function monthlyFeeRoutes(fastify: FastifyInstance): Promise<void> 
         if (!isUuid(student)) throw notFound('Student not found');
         // lock first: a save for this student that is just finishing must be seen in full; then
         // everything the save depends on, in one statement (decision 0049) sent with the lock (0054)
-        const context = studentSessionReads({ schoolId, studentId: student, academicYear: body.academicYear });
         const rows = await readUnderStudentLock(tx, { schoolId, studentId: student }, () =>
-          readAtOnce(
-            tx,
-            {
-              ...context.reads,
-              seen: replayRead({ schoolId, clientId }),
-              ...onlyIf(Boolean(body.previousBalancePaid), carriedReads({ schoolId, studentId: student })),
-              ...receiptWriteReads({ schoolId, studentId: student, actor: request, receivedBy: body.receivedBy }),
-            },
-            { with: context.with },
-          ),
+          readForSave(tx, {
+            schoolId,
+            studentId: student,
+            academicYear: body.academicYear,
+            clientId,
+            actor: request,
+            receivedBy: body.receivedBy,
+            carried: Boolean(body.previousBalancePaid),
+          }),
         );
         const ctx = studentSessionFrom(rows, { schoolId, studentId: student, academicYear: body.academicYear });
         const seen = replayedOf(rows.seen[0], hash);

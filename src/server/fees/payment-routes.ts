@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,7 +19,6 @@ import { formatINR, paise, type Paise } from '../../domain/money';
 import { indiaDate, sessionMonths } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
-import { passouts } from '../db/schema';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
 import {
@@ -29,17 +27,15 @@ import {
   carriedPaymentLinesOf,
   checkPaidOn,
   defaultSessionOf,
-  FEE_SESSION,
   scheduleFor,
   studentSessionFrom,
-  studentSessionReads,
 } from './context';
 import { money, receiptDto, toReceiptDto, type ReceiptDto } from './dto';
-import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
-import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
+import { fineOf, lateFineRuleFrom } from '../policy/fines';
 import { readUnderStudentLock } from './locks';
-import { carriedFrom, carriedReads, findActiveSession, listReceipts, requireSessionByYear } from './queries';
-import { inLedgerTransaction, peekReceiptNumber, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { carriedFrom, findActiveSession, listReceipts, requireSessionByYear } from './queries';
+import { inLedgerTransaction, peekReceiptNumber, receiptPrereadsOf, replayedOf, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { readForSave } from './save-reads';
 
 /** A receipt as Record Fee Payment shows it: the spec's { studentId, fees, totalPaid } plus the receipt. */
 export const feePaymentDto = receiptDto.extend({
@@ -145,28 +141,9 @@ export async function feePaymentRoutes(fastify: FastifyInstance): Promise<void> 
       const result = await inLedgerTransaction(db, async (tx) => {
         const studentId = body.studentId;
         if (!isUuid(studentId)) throw notFound('Student not found');
-        // everything the payment depends on, in one statement after the lock (decision 0049); the
-        // session is the student's own (or the active one), as for the fee screens
-        const context = studentSessionReads({ schoolId, studentId });
+        // everything the payment depends on, in one statement after the lock (decision 0049)
         const rows = await readUnderStudentLock(tx, { schoolId, studentId }, () =>
-          readAtOnce(
-            tx,
-            {
-              ...context.reads,
-              seen: replayRead({ schoolId, clientId: body.clientId }),
-              leftFrom: read(
-                sql`select session_id from ${passouts} where school_id = ${schoolId} and student_id = ${studentId} limit 1`,
-                (r) => (r.session_id as string | null) ?? null,
-              ),
-              ...onlyIf(carriedAmount > 0, carriedReads({ schoolId, studentId })),
-              ...onlyIf(fineTotal > 0, {
-                fineRule: lateFineRuleRead(schoolId),
-                waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
-              }),
-              ...receiptWriteReads({ schoolId, studentId, actor: request, receivedBy: body.receivedBy }),
-            },
-            { with: context.with },
-          ),
+          readForSave(tx, { schoolId, studentId, clientId: body.clientId, actor: request, receivedBy: body.receivedBy, carried: carriedAmount > 0, fine: fineTotal > 0, left: true }),
         );
         const student = rows.student[0];
         if (!student) throw notFound('Student not found');

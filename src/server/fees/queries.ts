@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
 import type { FeeHead } from '../../domain/ledger';
@@ -6,7 +6,7 @@ import { planTiming, type InstalmentPlan } from '../../domain/instalments';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
-import { read, readAtOnce, readEach, readRows, tableRead, tableRowParser, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
+import { read, readAtOnce, readEach, readRows, tableRead, tableRowParser, type Bound, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
 import {
   academicSessions,
   classFeeStructures,
@@ -53,11 +53,30 @@ export async function findSessionByYear(db: Db, { schoolId, year }: { schoolId: 
 
 /** The condition on `academic_sessions` of `findSessionByYear`: the id, or the name in any spelling. */
 export function sessionNamed(year: string): SQL {
+  return sessionMatching(sessionKeys(year));
+}
+
+/**
+ * What a year given by a user matches (`sessionNamed`): a session id, or the names it may be spelt as
+ * (`2025-26` is also `2025-2026`). Values, so a statement assembled once takes them as parameters.
+ */
+export interface SessionKeys {
+  id: string | null;
+  names: string[];
+}
+
+export function sessionKeys(year: string): SessionKeys {
   const text = year.trim();
-  if (isUuid(text)) return sql`${academicSessions.id} = ${text}`;
+  if (isUuid(text)) return { id: text, names: [] };
   const canonical = normaliseAcademicYear(text);
-  const names = [...new Set([text, ...(canonical ? [canonical] : [])])];
-  return inArray(academicSessions.name, names);
+  return { id: null, names: [...new Set([text, ...(canonical ? [canonical] : [])])] };
+}
+
+/** The condition on `academic_sessions` matching `SessionKeys`, given as values or as placeholders. */
+export function sessionMatching({ id, names }: { id: Bound | null; names: Bound | readonly string[] }): SQL {
+  // an array is one parameter (Drizzle would spread a bare array into a list)
+  const list = typeof names === 'object' && Array.isArray(names) ? sql.param(names) : names;
+  return sql`(${academicSessions.id} = ${id}::uuid or ${academicSessions.name} = any(${list}::text[]))`;
 }
 
 export async function requireSessionByYear(db: Db, { schoolId, year }: { schoolId: string; year: string }): Promise<SessionRow> {
@@ -67,12 +86,12 @@ export async function requireSessionByYear(db: Db, { schoolId, year }: { schoolI
 }
 
 /** Every session of the school (a handful), to read beside others (`readAtOnce`). */
-export function sessionsRead(schoolId: string): Read<SessionRow> {
+export function sessionsRead(schoolId: Bound): Read<SessionRow> {
   return tableRead(academicSessions, sql`select * from ${academicSessions} where school_id = ${schoolId}`);
 }
 
 /** The student's row, to read beside others (`readAtOnce`); `studentId` must be a uuid. */
-export function studentRead({ schoolId, studentId }: { schoolId: string; studentId: string }): Read<StudentRow> {
+export function studentRead({ schoolId, studentId }: { schoolId: Bound; studentId: Bound }): Read<StudentRow> {
   return tableRead(students, sql`select * from ${students} where school_id = ${schoolId} and id = ${studentId}`);
 }
 
@@ -139,8 +158,26 @@ export async function loadStructures(db: Db, { schoolId }: { schoolId: string })
 }
 
 /** The school's structures as one read, to run beside others (`readAtOnce`); `structuresFrom` keys them. */
-export function structuresRead(schoolId: string): Read<StructureRow> {
+export function structuresRead(schoolId: Bound): Read<StructureRow> {
   return tableRead(classFeeStructures, sql`select * from ${classFeeStructures} where school_id = ${schoolId}`);
+}
+
+/**
+ * The structures one student's fee screen may need: every year's of the class they sat in in the
+ * session and of their current class (`structureFor` picks the one), not the whole school's. At 15
+ * classes and three years those were 45 rows, 18 KB of the fee status statement's 45 KB answer,
+ * built into JSON by PostgreSQL and parsed by the app on every request (decision 0082). Matched as
+ * `structureFor` keys them, trimmed and in any case.
+ */
+export function studentStructuresRead({ schoolId, studentId, sessionId }: { schoolId: Bound; studentId: Bound; sessionId: Bound | SQL }): Read<StructureRow> {
+  return tableRead(
+    classFeeStructures,
+    sql`select * from ${classFeeStructures}
+        where school_id = ${schoolId} and lower(btrim(class_name)) in (
+          select lower(btrim(e.class_name)) from ${studentEnrollments} e where e.school_id = ${schoolId} and e.student_id = ${studentId} and e.session_id = ${sessionId}
+          union all
+          select lower(btrim(s.class_name)) from ${students} s where s.school_id = ${schoolId} and s.id = ${studentId})`,
+  );
 }
 
 export function structuresFrom(rows: readonly StructureRow[]): Map<string, StructureRow> {
@@ -176,7 +213,7 @@ export async function studentSessionLines(db: Db, { schoolId, studentId, session
 }
 
 /** `studentSessionLines` as one read; the session by id or by SQL naming one (a common table of the batch). */
-export function studentSessionLinesRead({ schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string | SQL }): Read<DetailedLine> {
+export function studentSessionLinesRead({ schoolId, studentId, sessionId }: { schoolId: Bound; studentId: Bound; sessionId: Bound | SQL }): Read<DetailedLine> {
   return read(
     sql`select l.id, l.head, l.period, l.amount_paise, l.paid_on, l.created_at, r.id as receipt_id, r.receipt_number, r.client_id
         from ${receiptLines} l
@@ -309,7 +346,7 @@ interface CarriedPaid {
 }
 
 /** What `carriedBalances` is computed from, as reads to run beside others (`readAtOnce`). */
-export function carriedReads({ schoolId, studentId }: { schoolId: string; studentId?: string }) {
+export function carriedReads({ schoolId, studentId }: { schoolId: Bound; studentId?: Bound | undefined }) {
   const ofStudent = (column: SQL) => (studentId ? sql` and ${column} = ${studentId}` : sql``);
   return {
     carriedRows: read(
@@ -414,7 +451,7 @@ const receiptLineRow = tableRowParser(receiptLines);
  * Receipts with their lines as ONE read: the receipts `where` picks, in `orderBy` and cut to `limit`,
  * each with its lines in entry order as a JSON array beside it (computed for the receipts picked only).
  */
-export function receiptsWithLinesRead(schoolId: string, { where, orderBy, limit }: { where: SQL; orderBy?: SQL; limit?: SQL }): Read<ReceiptWithLines> {
+export function receiptsWithLinesRead(schoolId: Bound, { where, orderBy, limit }: { where: SQL; orderBy?: SQL; limit?: SQL }): Read<ReceiptWithLines> {
   const order = orderBy ? sql` order by ${orderBy}` : sql``;
   return read(
     sql`select ${receipts}.*, (
@@ -443,7 +480,7 @@ export async function findReceiptByClientId(db: Db, { schoolId, clientId }: { sc
 }
 
 /** The receipt a clientId made (ruling 5), as one read to run beside others. */
-export function receiptByClientIdRead({ schoolId, clientId }: { schoolId: string; clientId: string }): Read<ReceiptWithLines> {
+export function receiptByClientIdRead({ schoolId, clientId }: { schoolId: Bound; clientId: Bound }): Read<ReceiptWithLines> {
   return receiptsWithLinesRead(schoolId, { where: sql`${receipts.clientId} = ${clientId}` });
 }
 
@@ -469,7 +506,7 @@ export async function listReceipts(db: Db, f: ReceiptFilter): Promise<ReceiptWit
 }
 
 /** `listReceipts` as one read, to run beside others (`readAtOnce`); a session may be SQL naming one. */
-export function receiptsRead(f: Omit<ReceiptFilter, 'sessionId'> & { sessionId?: string | SQL | undefined }): Read<ReceiptWithLines> {
+export function receiptsRead(f: Omit<ReceiptFilter, 'schoolId' | 'studentId' | 'sessionId'> & { schoolId: Bound; studentId?: Bound | undefined; sessionId?: Bound | SQL | undefined }): Read<ReceiptWithLines> {
   const where = and(
     f.studentId ? eq(receipts.studentId, f.studentId) : undefined,
     f.sessionId

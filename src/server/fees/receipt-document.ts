@@ -10,7 +10,7 @@ import { notFound } from '../lib/errors';
 import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
 import { isUuid } from '../lib/ids';
 import { findSchoolLogo, type SchoolLogo } from '../schools/queries';
-import { accountFor, studentSessionFrom, studentSessionReads, type StudentSession } from './context';
+import { accountFor, studentSessionFrom, studentSessionKeys, studentSessionReads, type StudentSession } from './context';
 import { toReceiptDto, type ReceiptDto } from './dto';
 import { carriedFrom, carriedReads, receiptsWithLinesRead, studentRead, summariseCarried, type CarriedRow } from './queries';
 
@@ -87,7 +87,7 @@ export async function loadReceiptDocument(db: Db, { schoolId, id, now }: { schoo
   const args = { schoolId, studentId: receipt.studentId, academicYear: receipt.academicYear };
   // a cancelled receipt settles nothing: of its student, only who they are
   const live = receipt.status === 'live';
-  const context = studentSessionReads(args);
+  const context = studentSessionReads(studentSessionKeys(args));
   const rows = await readAtOnce(db, { ...onlyIf(live, context.reads), ...onlyIf(live, carriedReads(args)), student: studentRead(args) }, { with: context.with });
   const due = live ? balanceDue(studentSessionFrom(rows, args), carriedFrom(rows), receipt, now) : null;
   const [student] = rows.student;

@@ -9,12 +9,12 @@ import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
 import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
-import { readAtOnce } from '../lib/read-at-once';
+import { readsAtOnce } from '../lib/read-at-once';
 import { compiledSerializer } from '../lib/compiled-serializer';
 import { notFound } from '../lib/errors';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
 import { indiaDate } from '../../domain/sessions';
-import { accountFor, FEE_SESSION, loadStudentSession, scheduleFor, studentSessionFrom, studentSessionReads } from './context';
+import { accountFor, FEE_SESSION, loadStudentSession, scheduleFor, studentSessionFrom, studentSessionReads, type StudentSessionKeys } from './context';
 import { creditFrom, creditRead } from './credit';
 import {
   carriedSummaryDto,
@@ -32,7 +32,7 @@ import {
   toSessionDto,
   toStructureDto,
 } from './dto';
-import { carriedBalances, carriedFrom, carriedReads, findStudentOr404, receiptsRead, summariseCarried } from './queries';
+import { carriedBalances, carriedFrom, carriedReads, findStudentOr404, receiptsRead, sessionKeys, summariseCarried } from './queries';
 
 const idParams = z.object({ id: z.string() });
 
@@ -84,6 +84,36 @@ const outstandingDto = z.object({
   previousBalance: carriedSummaryDto,
 });
 
+/**
+ * Every figure of the Fee Status screen from one statement (decision 0049), assembled once for each
+ * of its two shapes, the session named or the student's own (decision 0082). Keyed by school and
+ * student only: planned once per connection, sent with its BEGIN, setting and COMMIT in one round
+ * trip (lib/prepared.ts, decision 0053).
+ */
+function feeStatusReads(keys: StudentSessionKeys) {
+  const { schoolId, studentId } = keys;
+  const context = studentSessionReads(keys);
+  return {
+    with: context.with,
+    reads: {
+      ...context.reads,
+      ...carriedReads({ schoolId, studentId }),
+      receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
+      credit: creditRead({ schoolId, studentId }),
+      fineRule: lateFineRuleRead(schoolId),
+      waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
+    },
+  };
+}
+
+const feeStatusInOwnSession = readsAtOnce(['schoolId', 'studentId'], (p) => feeStatusReads(p), { genericPlans: true });
+
+const feeStatusInSession = readsAtOnce(
+  ['schoolId', 'studentId', 'yearId', 'yearNames'],
+  (p) => feeStatusReads({ schoolId: p.schoolId, studentId: p.studentId, year: { id: p.yearId, names: p.yearNames } }),
+  { genericPlans: true },
+);
+
 export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, clock } = app.deps;
@@ -112,23 +142,11 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       const now = clock.now();
       const studentId = request.params.id;
       if (!isUuid(studentId)) throw notFound('Student not found');
-      // every figure of the screen from one statement (decision 0049)
       const args = { schoolId, studentId, academicYear: request.query.academicYear };
-      const context = studentSessionReads(args);
-      // keyed by school and student only: planned once per connection, sent with its BEGIN, setting
-      // and COMMIT in one round trip (lib/prepared.ts, decision 0053)
-      const rows = await readAtOnce(
-        db,
-        {
-          ...context.reads,
-          ...carriedReads({ schoolId, studentId }),
-          receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
-          credit: creditRead({ schoolId, studentId }),
-          fineRule: lateFineRuleRead(schoolId),
-          waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
-        },
-        { with: context.with, genericPlans: true },
-      );
+      const year = args.academicYear ? sessionKeys(args.academicYear) : undefined;
+      const rows = await (year
+        ? feeStatusInSession(db, { schoolId, studentId, yearId: year.id, yearNames: year.names })
+        : feeStatusInOwnSession(db, { schoolId, studentId }));
       const ctx = studentSessionFrom(rows, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);

@@ -10,7 +10,7 @@ import { indiaDate } from '../../domain/sessions';
 import { auditWho, type AuditActor } from '../lib/audit';
 import { conflict } from '../lib/errors';
 import { isUniqueViolation } from '../lib/pg-errors';
-import { onlyIf, read, readAtOnce, tableRowParser, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
+import { onlyIf, read, readAtOnce, tableRowParser, type Bound, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
 import { rowsOf } from '../lib/sql-rows';
 import { findReceiptByClientId, receiptByClientIdRead, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
 import { balanceWrites } from '../balances/refresh';
@@ -84,7 +84,7 @@ export function replayedOf(seen: ReceiptWithLines | undefined, hash: string): Re
 }
 
 /** The read of the receipt a clientId made, or none without a clientId; beside a save's other reads. */
-export function replayRead({ schoolId, clientId }: { schoolId: string; clientId: string | null }): Read<ReceiptWithLines> {
+export function replayRead({ schoolId, clientId }: { schoolId: Bound; clientId: Bound | null }): Read<ReceiptWithLines> {
   return onlyIf(clientId !== null, { seen: receiptByClientIdRead({ schoolId, clientId: clientId ?? '' }) }).seen;
 }
 
@@ -96,16 +96,18 @@ export type ReceiptActor = FastifyRequest | Exclude<AuditActor, FastifyRequest>;
 
 const userIdOf = (actor: ReceiptActor): string | null => ('headers' in actor ? (actor.auth?.userId ?? null) : (actor.userId ?? null));
 
+/** The user whose name a receipt shows as "Received by" when none was given: who saves it; null when a name was given. */
+export const receiverIdOf = (actor: ReceiptActor, receivedBy: string | null): string | null => (receivedBy ? null : userIdOf(actor));
+
 /**
  * What a receipt's one write needs to have read, after the student's ledger lock: the running
  * balances' inputs of the student (decision 0041) and the name of who received the money. A save
- * puts these beside its own reads in its one `readAtOnce` (`structures`, `sessions` and `plans` are
- * shared with the fee screen's reads under the same names).
+ * puts these beside its own reads in its one `readAtOnce` (`plans` is the fee screen's read under the
+ * same name; the fee screen reads only its student's structures, as `studentStructures`).
  */
-export function receiptWriteReads({ schoolId, studentId, actor, receivedBy }: { schoolId: string; studentId: string; actor: ReceiptActor; receivedBy: string | null }) {
-  const userId = receivedBy ? null : userIdOf(actor);
+export function receiptWriteReads({ schoolId, studentId, userId }: { schoolId: Bound; studentId: Bound; userId: Bound | null }) {
   return {
-    ...balanceInputReads({ schoolId, studentIds: [studentId] }),
+    ...balanceInputReads({ schoolId, studentIds: { one: studentId } }),
     receivedByUser: read(
       userId ? sql`select username from ${users} where id = ${userId} limit 1` : sql`select null::text as username where false`,
       (r) => String(r.username),
@@ -145,7 +147,7 @@ export async function writeReceipt(
   const pre =
     prereads ??
     receiptPrereadsOf(
-      await readAtOnce(tx, receiptWriteReads({ schoolId: input.schoolId, studentId: input.student.id, actor: request, receivedBy: input.details.receivedBy })),
+      await readAtOnce(tx, receiptWriteReads({ schoolId: input.schoolId, studentId: input.student.id, userId: receiverIdOf(request, input.details.receivedBy) })),
       input.details.receivedBy,
     );
   // inputs of another student would store their balances as this one's and delete the rest

@@ -24,15 +24,14 @@ import {
   loadStudentSession,
   structureMissingMessage,
   studentSessionFrom,
-  studentSessionReads,
   type StudentSession,
 } from './context';
 import { structureAmounts } from './queries';
 import { receiptDto, structureDto, toReceiptDto, toStructureDto } from './dto';
 import { yearlyEntry, yearlyEntryDto } from './entries';
 import { readUnderStudentLock } from './locks';
-import { inLedgerTransaction, receiptPrereadsOf, receiptWriteReads, replayedOf, replayRead, requestFingerprint, writeReceipt, type NewLine } from './writer';
-import { readAtOnce } from '../lib/read-at-once';
+import { inLedgerTransaction, receiptPrereadsOf, replayedOf, requestFingerprint, writeReceipt, type NewLine } from './writer';
+import { readForSave } from './save-reads';
 import { isUuid } from '../lib/ids';
 
 const getQuery = z.object({
@@ -112,17 +111,8 @@ export async function yearlyFeeRoutes(fastify: FastifyInstance): Promise<void> {
       const result = await inLedgerTransaction(db, async (tx) => {
         if (!isUuid(body.studentId)) throw notFound('Student not found');
         // everything the save depends on, in one statement after the lock (decision 0049)
-        const context = studentSessionReads({ schoolId, studentId: body.studentId, academicYear: body.academicYear });
         const rows = await readUnderStudentLock(tx, { schoolId, studentId: body.studentId }, () =>
-          readAtOnce(
-            tx,
-            {
-              ...context.reads,
-              seen: replayRead({ schoolId, clientId: body.clientId }),
-              ...receiptWriteReads({ schoolId, studentId: body.studentId, actor: request, receivedBy: body.receivedBy }),
-            },
-            { with: context.with },
-          ),
+          readForSave(tx, { schoolId, studentId: body.studentId, academicYear: body.academicYear, clientId: body.clientId, actor: request, receivedBy: body.receivedBy }),
         );
         const ctx = studentSessionFrom(rows, { schoolId, studentId: body.studentId, academicYear: body.academicYear });
         const seen = replayedOf(rows.seen[0], hash);

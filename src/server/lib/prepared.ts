@@ -55,6 +55,9 @@ export const GENERIC_PLANS = sql`set_config('plan_cache_mode', 'force_generic_pl
  */
 const genericPlansWith = (settings?: SQL) => sql`select ${GENERIC_PLANS}${settings ? sql`, ${settings}` : sql``}`;
 
+/** `genericPlansWith()` without settings, as sent: the same for every request, assembled once. */
+let genericPlansAlone: Query | undefined;
+
 /**
  * Whether statements on `db` may run at once, each on a connection of its own: a PostgreSQL pool.
  * The embedded database is one connection, where a transaction left open waits for the others.
@@ -112,7 +115,7 @@ export async function executeWithGenericPlans(db: Db, query: SQL, settings?: SQL
  */
 async function runWithGenericPlans(pool: pg.Pool, db: Db, built: Query, params: unknown[], settings?: SQL): Promise<{ rows: unknown[] }> {
   const session = db._.session as unknown as { logger?: { logQuery(text: string, params: unknown[]): void } };
-  const setting = dialect.sqlToQuery(genericPlansWith(settings));
+  const setting = settings ? dialect.sqlToQuery(genericPlansWith(settings)) : (genericPlansAlone ??= dialect.sqlToQuery(genericPlansWith()));
   const client = (await pool.connect()) as unknown as PipelinedClient & { release(error?: Error): void };
   let broken: Error | undefined;
   try {

@@ -1,9 +1,9 @@
-import { getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { getTableColumns, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { readTogether } from './reads';
 import { rowsOf } from './sql-rows';
-import { executePrepared, executeWithGenericPlans } from './prepared';
+import { executePrepared, executeWithGenericPlans, statement } from './prepared';
 
 /**
  * Many independent reads in ONE round trip (issue 14, decision 0049).
@@ -38,6 +38,12 @@ export interface Read<Row> {
 export type RawRow = Record<string, unknown>;
 
 export type ReadRows<R extends Record<string, Read<unknown>>> = { [K in keyof R]: R[K] extends Read<infer Row> ? Row[] : never };
+
+/**
+ * A value a read's SQL binds: the request's own, or a placeholder of a statement assembled once
+ * (`readsAtOnce`). A builder that takes one only writes it into its SQL, never computes from it.
+ */
+export type Bound = string | Placeholder;
 
 /** A read whose rows the caller converts (or takes as they are: snake_case keys, JSON values). */
 export function read<Row = RawRow>(query: SQLWrapper, parse?: (raw: RawRow) => Row): Read<Row> {
@@ -98,7 +104,65 @@ export async function readAtOnce<R extends Record<string, Read<unknown>>>(
   // so PostgreSQL parses it once per connection and may keep its plan (lib/prepared.ts);
   // `genericPlans` for reads keyed by equalities only: planned once per connection, in one round trip
   const statement = readAtOnceSql(reads, options.with);
-  const [row] = rowsOf<Record<string, unknown>>(await (options.genericPlans ? executeWithGenericPlans : executePrepared)(db, statement));
+  return rowsOfReads(reads, await (options.genericPlans ? executeWithGenericPlans : executePrepared)(db, statement));
+}
+
+/**
+ * `readAtOnce` for a screen asked the same reads on every request: the statement is assembled ONCE,
+ * with a placeholder per name, and each request fills in its values. Drizzle's assembly of the
+ * fee screens' long statement (thirty-odd parameters, a dozen subqueries) was a sixth of a request's
+ * CPU under load, with the garbage it left (profiled, decision 0082). `build` gets a placeholder for
+ * each of `names` (and nothing for any other key) and must not compute from them (each is a
+ * `Bound`); a statement whose shape depends on a value (a filter present or not) is one
+ * `readsAtOnce` per shape.
+ */
+export function readsAtOnce<K extends string, R extends Record<string, Read<unknown>>>(
+  names: readonly K[],
+  build: (p: Record<K, Placeholder>) => { reads: R; with?: CommonTables },
+  options: { genericPlans?: boolean } = {},
+): (db: Db, values: Record<K, unknown>) => Promise<ReadRows<R>> {
+  let reads: R | undefined;
+  const run = statement<K>(() => {
+    const built = build(Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as Record<K, Placeholder>);
+    reads = built.reads;
+    return readAtOnceSql(built.reads, built.with);
+  }, options);
+  return async (db, values) => {
+    const answer = await run(db, values);
+    return rowsOfReads(reads!, answer);
+  };
+}
+
+/**
+ * `readsAtOnce` for reads whose SQL has a few shapes (a read needed or not, a filter given or not,
+ * each a flag of `shape`, written with `onlyIf` so every shape answers the same names): one
+ * statement per shape, assembled the first time a request asks for it.
+ */
+export function readsAtOnceByShape<S extends { [F in keyof S]: boolean }, K extends string, R extends Record<string, Read<unknown>>>(
+  names: readonly K[],
+  build: (p: Record<K, Placeholder>, shape: S) => { reads: R; with?: CommonTables },
+  options: { genericPlans?: boolean } = {},
+): (shape: S) => (db: Db, values: Record<K, unknown>) => Promise<ReadRows<R>> {
+  const shapes = new Map<string, (db: Db, values: Record<K, unknown>) => Promise<ReadRows<R>>>();
+  return (shape) => {
+    const flags = shape as Record<string, boolean>;
+    const key = Object.keys(flags)
+      .sort()
+      .map((flag) => `${flag}:${flags[flag] ? 1 : 0}`)
+      .join(',');
+    let run = shapes.get(key);
+    if (!run) {
+      const fixed = { ...shape };
+      run = readsAtOnce(names, (p) => build(p, fixed), options);
+      shapes.set(key, run);
+    }
+    return run;
+  };
+}
+
+/** Each read's rows parsed, from the one row of a `readAtOnceSql` statement's answer. */
+function rowsOfReads<R extends Record<string, Read<unknown>>>(reads: R, answer: unknown): ReadRows<R> {
+  const [row] = rowsOf<Record<string, unknown>>(answer);
   const out: Record<string, unknown[]> = {};
   for (const [name, r] of Object.entries(reads)) {
     const value = row?.[name];

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { splitArrears, type OpeningHead } from '../../domain/opening';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { read, readRows, type Read } from '../lib/read-at-once';
+import { read, readRows, type Bound, type Read } from '../lib/read-at-once';
 
 /**
  * Opening arrears per student (decision 0027): the live `opening_balances` rows summed into a
@@ -34,7 +34,7 @@ export interface OpeningArrearsRow {
 }
 
 /** The live entries summed per student and head, with what was paid against them: one read. */
-export function openingArrearsRead({ schoolId, studentId }: { schoolId: string; studentId?: string }): Read<OpeningArrearsRow> {
+export function openingArrearsRead({ schoolId, studentId }: { schoolId: Bound; studentId?: Bound | undefined }): Read<OpeningArrearsRow> {
   return read(
     sql`
     with b as (

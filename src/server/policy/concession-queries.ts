@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession, ConcessionHead } from '../../domain/concessions';
 import type { Db } from '../db/client';
-import { read, readRows, type Read } from '../lib/read-at-once';
+import { read, readRows, type Bound, type Read } from '../lib/read-at-once';
 import { inIds } from '../lib/sql-sets';
 import { concessions, concessionTypes } from '../db/schema';
 
@@ -47,10 +47,22 @@ export interface ApprovedRow {
  * The approved concessions of a school, a session (an id, or SQL naming one) and/or students, in the
  * order they were decided: one read, to run alone or beside others (`readAtOnce`).
  */
-export function approvedConcessionsRead({ schoolId, sessionId, studentIds }: { schoolId: string; sessionId?: string | SQL; studentIds?: readonly string[] }): Read<ApprovedRow> {
+export function approvedConcessionsRead({
+  schoolId,
+  sessionId,
+  studentIds,
+  studentId,
+}: {
+  schoolId: Bound;
+  sessionId?: Bound | SQL;
+  studentIds?: readonly string[];
+  /** one student's: an equality, which a statement assembled once can take as a placeholder */
+  studentId?: Bound;
+}): Read<ApprovedRow> {
   const where: SQL[] = [sql`c.school_id = ${schoolId}`, sql`c.status = 'approved'`];
   if (sessionId !== undefined) where.push(sql`c.session_id = ${sessionId}`);
   if (studentIds) where.push(inIds(sql`c.student_id`, studentIds));
+  if (studentId !== undefined) where.push(sql`c.student_id = ${studentId}`);
   return read(
     sql`select c.id, c.student_id, c.session_id, c.from_month, c.to_month, c.excluded, t.name, t.kind, t.value, t.heads
         from ${concessions} c join ${concessionTypes} t on t.id = c.type_id

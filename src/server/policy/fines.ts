@@ -5,7 +5,7 @@ import { paise } from '../../domain/money';
 import type { Instalment } from '../../domain/instalments';
 import type { Db } from '../db/client';
 import { feeRules, fineWaivers } from '../db/schema';
-import { read, readRows, type Read } from '../lib/read-at-once';
+import { read, readRows, type Bound, type Read } from '../lib/read-at-once';
 
 /** The school's late-fine rule; off until the school sets one. */
 export async function loadLateFineRule(db: Db, schoolId: string): Promise<LateFineRule> {
@@ -13,7 +13,7 @@ export async function loadLateFineRule(db: Db, schoolId: string): Promise<LateFi
 }
 
 /** The school's stored rule (none, or one row), to read beside others (`readAtOnce`). */
-export function lateFineRuleRead(schoolId: string): Read<{ lateFine: unknown }> {
+export function lateFineRuleRead(schoolId: Bound): Read<{ lateFine: unknown }> {
   return read(sql`select late_fine from ${feeRules} where school_id = ${schoolId} limit 1`, (r) => ({ lateFine: r.late_fine ?? null }));
 }
 
@@ -27,7 +27,7 @@ export async function approvedWaiverKeys(db: Db, { schoolId, studentId, sessionI
 }
 
 /** The instalments whose fine was waived (approved), of a session given by id or by SQL naming one. */
-export function approvedWaiversRead({ schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string | SQL }): Read<string> {
+export function approvedWaiversRead({ schoolId, studentId, sessionId }: { schoolId: Bound; studentId: Bound; sessionId: Bound | SQL }): Read<string> {
   return read(
     sql`select instalment from ${fineWaivers}
         where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${sessionId} and status = 'approved'`,

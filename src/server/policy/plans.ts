@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_PLAN, type InstalmentPlan } from '../../domain/instalments';
 import type { Db } from '../db/client';
 import { instalmentPlans } from '../db/schema';
-import { read, readRows, type Read } from '../lib/read-at-once';
+import { read, readRows, type Bound, type Read } from '../lib/read-at-once';
 
 /**
  * The one lookup of instalment plans (issue 16, decision 0048) every account reads through: fee
@@ -29,7 +29,7 @@ export interface StoredPlan {
 }
 
 /** The school's plan rows, to read beside others (`readAtOnce`); `plansFrom` keys them. */
-export function plansRead(schoolId: string): Read<StoredPlan> {
+export function plansRead(schoolId: Bound): Read<StoredPlan> {
   return read(sql`select scope, plan from ${instalmentPlans} where school_id = ${schoolId}`, (r) => ({ scope: String(r.scope), plan: r.plan }));
 }
 
