@@ -17,14 +17,31 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** A new school with twelve Class 5 students named `prefix` and a number (`digits` wide). */
+async function schoolOfTwelve(prefix: string, digits = 1) {
+  const school = await signUpSchool(ctx);
+  const db = ctx.database.db;
+  const session = await seedSession(db, { schoolId: school.schoolId });
+  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
+  const people = Array.from({ length: 12 }, (_, i) => ({ name: `${prefix} ${String(i).padStart(digits, '0')}`, className: 'Class 5', busFee: 0 }));
+  await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people });
+  return { school, db };
+}
+
+/** The generic and custom plans PostgreSQL made for the prepared statements whose text is `like` every pattern and `notLike` none. */
+async function plansOf(db: TestContext['database']['db'], { like, notLike = [] }: { like: string[]; notLike?: string[] }) {
+  const conditions = [...like.map((p) => sql`statement like ${p}`), ...notLike.map((p) => sql`statement not like ${p}`)];
+  const [plans] = rowsOf<{ generic: number; custom: number }>(
+    await db.execute(sql`
+      select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
+      from pg_prepared_statements where ${sql.join(conditions, sql` and `)}`),
+  );
+  return plans;
+}
+
 describe('the lookup by admission number', () => {
   it('is never planned for its values, and finds the student each time', async () => {
-    const school = await signUpSchool(ctx);
-    const db = ctx.database.db;
-    const session = await seedSession(db, { schoolId: school.schoolId });
-    await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-    const people = Array.from({ length: 12 }, (_, i) => ({ name: `Plan Check ${i}`, className: 'Class 5', busFee: 0 }));
-    await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people });
+    const { school, db } = await schoolOfTwelve('Plan Check');
     const numbers = rowsOf<{ name: string; admission_number: string }>(
       await db.execute(sql`
         update students set admission_number = 'ADM-' || lpad(substring(name from '[0-9]+$'), 4, '0')
@@ -35,12 +52,7 @@ describe('the lookup by admission number', () => {
       const found = await school.api.get(`/api/students?q=${encodeURIComponent(admission_number)}`);
       expect(found.json().map((s: { name: string }) => s.name)).toEqual([name]);
     }
-    const [plans] = rowsOf<{ generic: number; custom: number }>(
-      await db.execute(sql`
-        select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
-        from pg_prepared_statements where statement like '%lower(s.admission_number) = lower(%' and statement like '%limit%'`),
-    );
-    expect(plans).toEqual({ generic: 8, custom: 0 });
+    expect(await plansOf(db, { like: ['%lower(s.admission_number) = lower(%', '%limit%'] })).toEqual({ generic: 8, custom: 0 });
   });
 });
 
@@ -52,12 +64,7 @@ describe('the students page', () => {
    * of the page joined as a subquery read every student of the school.
    */
   it('is never planned for its values, and every page holds the rows of its place in the list', async () => {
-    const school = await signUpSchool(ctx);
-    const db = ctx.database.db;
-    const session = await seedSession(db, { schoolId: school.schoolId });
-    await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-    const people = Array.from({ length: 12 }, (_, i) => ({ name: `Page Check ${String(i).padStart(2, '0')}`, className: 'Class 5', busFee: 0 }));
-    await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people });
+    const { school, db } = await schoolOfTwelve('Page Check', 2);
     const all = (await school.api.get('/api/students?limit=100')).json().map((s: { name: string; rollNumber: number }) => `${s.rollNumber} ${s.name}`);
     expect(all).toHaveLength(12);
     expect(all.map((line: string) => Number(line.split(' ')[0]))).toEqual([...Array(12).keys()].map((k) => k + 1));
@@ -65,12 +72,7 @@ describe('the students page', () => {
       const page = await school.api.get(`/api/students?limit=3&offset=${offset}`);
       expect(page.json().map((s: { name: string; rollNumber: number }) => `${s.rollNumber} ${s.name}`)).toEqual(all.slice(offset, offset + 3));
     }
-    const [plans] = rowsOf<{ generic: number; custom: number }>(
-      await db.execute(sql`
-        select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
-        from pg_prepared_statements where statement like '%array_position(%' and statement like '%limit $%' and statement not like '%ilike%'`),
-    );
     // the first list (limit 100) and the eight pages: one statement, nine runs, each on the generic plan
-    expect(plans).toEqual({ generic: 9, custom: 0 });
+    expect(await plansOf(db, { like: ['%array_position(%', '%limit $%'], notLike: ['%ilike%'] })).toEqual({ generic: 9, custom: 0 });
   });
 });
