@@ -75,7 +75,7 @@ export function sessionKeys(year: string): SessionKeys {
 /** The condition on `academic_sessions` matching `SessionKeys`, given as values or as placeholders. */
 export function sessionMatching({ id, names }: { id: Bound | null; names: Bound | readonly string[] }): SQL {
   // an array is one parameter (Drizzle would spread a bare array into a list)
-  const list = typeof names === 'object' && Array.isArray(names) ? sql.param(names) : names;
+  const list = Array.isArray(names) ? sql.param(names) : names;
   return sql`(${academicSessions.id} = ${id}::uuid or ${academicSessions.name} = any(${list}::text[]))`;
 }
 

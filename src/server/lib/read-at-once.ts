@@ -113,8 +113,8 @@ export async function readAtOnce<R extends Record<string, Read<unknown>>>(
  * fee screens' long statement (thirty-odd parameters, a dozen subqueries) was a sixth of a request's
  * CPU under load, with the garbage it left (profiled, decision 0082). `build` gets a placeholder for
  * each of `names` (and nothing for any other key) and must not compute from them (each is a
- * `Bound`); a statement whose shape depends on a value (a filter present or not) is one
- * `readsAtOnce` per shape.
+ * `Bound`); nor may a read's `parse`, which every request shares with that first build. A statement
+ * whose shape depends on a value (a filter present or not) is one `readsAtOnce` per shape.
  */
 export function readsAtOnce<K extends string, R extends Record<string, Read<unknown>>>(
   names: readonly K[],
