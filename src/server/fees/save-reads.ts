@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
 import { passouts } from '../db/schema';
 import { onlyIf, read, readsAtOnceByShape } from '../lib/read-at-once';
 import { approvedWaiversRead, lateFineRuleRead } from '../policy/fines';
@@ -55,7 +56,7 @@ const saveReads = readsAtOnceByShape(
  * needs (`readsAtOnce` runs it as `executePrepared` does).
  */
 export function readForSave(
-  tx: Parameters<ReturnType<typeof saveReads>>[0],
+  tx: Db,
   {
     schoolId,
     studentId,

@@ -291,6 +291,25 @@ export async function inPipelinedTransaction<T>(db: Db, fn: (tx: Db) => Promise<
 }
 
 /**
+ * One of `build`'s results per shape of flags, built the first time a shape is asked for: a
+ * statement (or a set of reads) whose text differs with which filters a request has is one per
+ * combination, each assembled once. `build` gets its own copy of the shape.
+ */
+export function memoByShape<S extends { [F in keyof S]: boolean }, T>(build: (shape: S) => T): (shape: S) => T {
+  const built = new Map<string, T>();
+  return (shape) => {
+    const flags = shape as Record<string, boolean>;
+    const key = Object.keys(flags)
+      .sort()
+      .map((flag) => `${flag}:${flags[flag] ? 1 : 0}`)
+      .join(',');
+    let value = built.get(key);
+    if (value === undefined) built.set(key, (value = build({ ...shape })));
+    return value;
+  };
+}
+
+/**
  * A statement whose SQL is assembled ONCE, with named placeholders, and run with values: on a hot
  * route the query builder's assembly of a long statement was about a tenth of the request's CPU
  * (profiled). Also a named prepared statement, as above. `build` receives a placeholder per name.

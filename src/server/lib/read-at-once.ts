@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { readTogether } from './reads';
 import { rowsOf } from './sql-rows';
-import { executePrepared, executeWithGenericPlans, statement } from './prepared';
+import { executePrepared, executeWithGenericPlans, memoByShape, statement } from './prepared';
 
 /**
  * Many independent reads in ONE round trip (issue 14, decision 0049).
@@ -143,21 +143,7 @@ export function readsAtOnceByShape<S extends { [F in keyof S]: boolean }, K exte
   build: (p: Record<K, Placeholder>, shape: S) => { reads: R; with?: CommonTables },
   options: { genericPlans?: boolean } = {},
 ): (shape: S) => (db: Db, values: Record<K, unknown>) => Promise<ReadRows<R>> {
-  const shapes = new Map<string, (db: Db, values: Record<K, unknown>) => Promise<ReadRows<R>>>();
-  return (shape) => {
-    const flags = shape as Record<string, boolean>;
-    const key = Object.keys(flags)
-      .sort()
-      .map((flag) => `${flag}:${flags[flag] ? 1 : 0}`)
-      .join(',');
-    let run = shapes.get(key);
-    if (!run) {
-      const fixed = { ...shape };
-      run = readsAtOnce(names, (p) => build(p, fixed), options);
-      shapes.set(key, run);
-    }
-    return run;
-  };
+  return memoByShape((shape: S) => readsAtOnce(names, (p) => build(p, shape), options));
 }
 
 /** Each read's rows parsed, from the one row of a `readAtOnceSql` statement's answer. */

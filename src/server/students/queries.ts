@@ -17,7 +17,7 @@ import {
 } from '../db/schema';
 import { maskAadhaar, maskAadhaarSql, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
-import { executePrepared, statement } from '../lib/prepared';
+import { executePrepared, memoByShape, statement } from '../lib/prepared';
 import { rupeeStringSql } from '../lib/sql-money';
 import { rowsOf } from '../lib/sql-rows';
 import { rowsTable } from '../lib/sql-sets';
@@ -194,16 +194,6 @@ const shapeOf = (f: StudentFilter): ListShape => ({
   qHasDigit: /\d/.test(f.q ?? ''),
 });
 
-function memoByShape(build: (shape: ListShape) => ReturnType<typeof statement<ListValue>>) {
-  const built = new Map<string, ReturnType<typeof statement<ListValue>>>();
-  return (shape: ListShape) => {
-    const key = Object.values(shape).map(Number).join('');
-    let run = built.get(key);
-    if (!run) built.set(key, (run = build(shape)));
-    return run;
-  };
-}
-
 /** The creation time as `Date.toISOString` writes it (UTC, milliseconds cut, not rounded). */
 const CREATED_AT_ISO = sql.raw(`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
@@ -220,7 +210,7 @@ const CREATED_AT_ISO = sql.raw(`to_char(s.created_at at time zone 'UTC', 'YYYY-M
  * The fields, their order and formats are those of `studentDto` (`toStudentDto`): students.test.ts
  * compares a listed row with the student's own answer, field by field and in order.
  */
-const pageStatement = memoByShape((shape) =>
+const pageStatement = memoByShape((shape: ListShape) =>
   statement<ListValue>((p) => {
     const { from, where, placed } = studentListScope(shape, p);
     const order = sql`${classOrderSql(sql`${placed}.class_name`)}, ${placed}.section, ${placed}.roll_number, s.name`;
@@ -254,7 +244,7 @@ const pageStatement = memoByShape((shape) =>
   }, lookupPlans(shape)),
 );
 
-const countStatement = memoByShape((shape) =>
+const countStatement = memoByShape((shape: ListShape) =>
   statement<ListValue>((p) => {
     const { from, where } = studentListScope(shape, p);
     return sql`select count(*)::text as n ${from} ${where}`;
