@@ -101,13 +101,15 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       },
     },
     {
-      name: 'class/section rosters',
+      name: 'class/section rosters and the student picked',
       connections: 20,
       interactive: true,
+      // as the fee screens ask: a class and section's roll numbers, then the student picked from them (decision 0083)
       next: (i) => {
         const s = schoolFor(i);
-        const p = s.pupils[i % s.pupils.length]!;
-        return { token: s.token, path: `/api/students/roster?class=${encodeURIComponent(p.className)}&section=${p.section}` };
+        const p = s.pupils[Math.floor(i / 2) % s.pupils.length]!;
+        const path = i % 2 === 0 ? `/api/students/roster?class=${encodeURIComponent(p.className)}&section=${p.section}` : `/api/students/roster/${p.id}`;
+        return { token: s.token, path };
       },
     },
     {

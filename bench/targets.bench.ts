@@ -129,6 +129,8 @@ async function measure(ctx: BenchContext, child: ChildServer | null): Promise<Be
         `${Array.isArray(roster.json) ? roster.json.length : '?'} students, ${Math.round(roster.bytes / 1024)} KB per answer`,
       ),
     );
+    // the roster sends the picker's roll numbers and names; the screens then read the student picked (decision 0083)
+    rows.push(await load(`the student picked from the roster: GET /api/students/roster/:id (${n})`, judge(50), (i) => ({ path: `/api/students/roster/${at(pupils, i).id}` })));
 
     // --- one student's fees ----------------------------------------------------------------------
     // as the Fee Status screen asks it: for the session picked (features/fees/api.ts)

@@ -102,6 +102,19 @@ describe('rolling the school into a new session (ruling 9)', () => {
       ['Bilal', 'Class 6', 'A', 2, '1600.00'],
     ]);
     expect(await list('academicYear=2026-2027&class=Class%205')).toEqual([]);
+    // the fee screens' picker of that year, and the picked student as they were then and are now
+    const roster = (await school.api.get('/api/students/roster?academicYear=2025-2026&class=Class%205&section=A')).json() as Row[];
+    expect(roster.map((s) => [s.name, s.rollNumber])).toEqual([['Asha', 1], ['Bilal', 2]]);
+    const picked = async (query: string) => {
+      const res = await school.api.get(`/api/students/roster/${ids.Asha}${query}`);
+      return res.statusCode === 200 ? (res.json() as Row) : res.statusCode;
+    };
+    expect(await picked('?academicYear=2025-2026')).toMatchObject({ class: 'Class 5', section: 'A', rollNumber: 1, monthlyFee: '1000.00' });
+    expect(await picked('')).toMatchObject({ class: 'Class 6', section: 'A', rollNumber: 1, monthlyFee: '1600.00' });
+    expect(await picked('?academicYear=2026-2027')).toMatchObject({ class: 'Class 6', monthlyFee: '1600.00' });
+    // Chetan passed out of Class 12 and sat in no class of the new session
+    expect((await school.api.get(`/api/students/roster/${ids.Chetan}?academicYear=2026-2027`)).statusCode).toBe(404);
+    expect((await school.api.get(`/api/students/roster/${ids.Chetan}?academicYear=2025-2026`)).json()).toMatchObject({ class: 'Class 12', status: 'passout' });
     expect((await school.api.get('/api/students/class-summary?academicYear=2025-2026')).json()).toEqual([
       { class: 'Class 5', section: 'A', count: 2 },
       { class: 'Class 5', section: 'B', count: 1 },

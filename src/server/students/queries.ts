@@ -276,7 +276,14 @@ function studentListScope(shape: ListShape, p: Record<ListValue, Placeholder>): 
   return { from, where: sql`where ${sql.join(where, sql` and `)}`, placed };
 }
 
-/** What the fee screens show of a student in the class and section picker, and what their dialogs need. */
+/** A row of the roll-number picker of the fee screens: "roll - name", in roll order. */
+export const rosterEntryDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  rollNumber: z.number().int(),
+});
+
+/** What the fee screens and their dialogs need of the student picked from the roster. */
 export const rosterStudentDto = z.object({
   id: z.string(),
   name: z.string(),
@@ -302,38 +309,66 @@ export interface RosterFilter {
   session?: { id: string; name: string } | undefined;
 }
 
+/** Where a roster's students sit: their enrollment in a session (`e`), or today's placement (`s`). */
+const rosterPlaced = (session: RosterFilter['session']) => sql.raw(session ? 'e' : 's');
+
 /**
- * One class and section in roll order with only the columns the fee screens show, as the answer's
- * JSON text, built by PostgreSQL: one indexed read (school, status, class, section, roll), a join to
- * the class's fees, nothing per row. At 60,000 students a section is over 600 students; parsed into
- * rows, mapped into objects and serialised again, the app spent some 4 ms of CPU a roster, a fifth of
- * it collecting the garbage (profiled, decision 0055). The fields, their order and formats are those
- * of `rosterStudentDto` (amounts as `toRupeeString` writes them); students.test.ts compares them with
- * the student's own answer.
+ * One class and section in roll order with only what the roll-number picker shows (`rosterEntryDto`),
+ * as the answer's JSON text, built by PostgreSQL: one indexed read (school, status, class, section,
+ * roll), nothing joined. At 60,000 students a section is over 600 students; with everything the
+ * screens need of the student picked (class, fees, father, session) on every row, the answer was
+ * 209 KB that PostgreSQL wrote, the app compressed and the browser parsed for a list that shows
+ * "roll - name" (decision 0083). The picked student's row is `rosterStudentJson`. The text is sent as
+ * it is, not parsed and serialised again by the app (decision 0055); students.test.ts checks the
+ * fields, their order and formats against the DTO.
  */
 export async function rosterJson(db: Db, f: RosterFilter): Promise<string> {
-  const placed = f.session ? sql.raw('e') : sql.raw('s');
+  const placed = rosterPlaced(f.session);
   const from = f.session
     ? sql`from student_enrollments e
           join students s on s.id = e.student_id and s.school_id = e.school_id
-          left join class_fee_structures f on f.school_id = e.school_id and f.class_name = e.class_name and f.academic_year = ${f.session.name}
           where e.school_id = ${f.schoolId} and e.session_id = ${f.session.id} and`
-    : sql`from students s
-          left join academic_sessions a on a.id = s.session_id
-          left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name
-          where`;
+    : sql`from students s where`;
   const status = f.status === 'all' ? sql`` : sql` and s.status = ${f.status}`;
   const result = await executePrepared(db, sql`
     select coalesce(json_agg(r order by r."rollNumber", r.name), '[]'::json)::text as json
+    from (
+      select s.id, s.name, ${placed}.roll_number as "rollNumber"
+      ${from} s.school_id = ${f.schoolId} and ${placed}.class_name = ${f.className} and ${placed}.section = ${f.section}${status}
+    ) r`);
+  return rowsOf<{ json: string }>(result)[0]!.json;
+}
+
+/**
+ * The student picked from a roster, as the fee screens and their dialogs need them (`rosterStudentDto`),
+ * as JSON text: where they sat in the session (or sit today), with that session's class fees.
+ * Undefined when the school has no such student, or the student was not in that session.
+ */
+export async function rosterStudentJson(
+  db: Db,
+  { schoolId, id, session }: { schoolId: string; id: string; session: RosterFilter['session'] },
+): Promise<string | undefined> {
+  const placed = rosterPlaced(session);
+  const from = session
+    ? sql`from student_enrollments e
+          join students s on s.id = e.student_id and s.school_id = e.school_id
+          left join class_fee_structures f on f.school_id = e.school_id and f.class_name = e.class_name and f.academic_year = ${session.name}
+          where e.school_id = ${schoolId} and e.session_id = ${session.id} and e.student_id = ${id} and`
+    : sql`from students s
+          left join academic_sessions a on a.id = s.session_id
+          left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name
+          where s.id = ${id} and`;
+  const result = await executePrepared(db, sql`
+    select row_to_json(r)::text as json
     from (
       select s.id, s.name, ${placed}.class_name as "class", ${placed}.section, ${placed}.roll_number as "rollNumber",
              s.admission_number as "admissionNumber", s.father_name as "fatherName", s.status, s.session_id as "sessionId",
              ${rupeeStringSql(sql`s.monthly_bus_fee_paise`)} as "monthlyBusFee",
              ${rupeeStringSql(sql`coalesce(f.monthly_tuition_fee_paise, 0)`)} as "monthlyFee",
              ${rupeeStringSql(sql`coalesce(f.yearly_fee_paise, 0)`)} as "admissionFee"
-      ${from} s.school_id = ${f.schoolId} and ${placed}.class_name = ${f.className} and ${placed}.section = ${f.section}${status}
+      ${from} s.school_id = ${schoolId}
     ) r`);
-  return rowsOf<{ json: string }>(result)[0]!.json;
+  return rowsOf<{ json: string }>(result)[0]?.json;
 }
 
 export async function findStudentWithFees(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<StudentWithFees | undefined> {

@@ -27,7 +27,9 @@ import {
   findStudent,
   findStudentWithFees,
   insertStudents,
+  rosterEntryDto,
   rosterJson,
+  rosterStudentJson,
   listStudents,
   lockStudentAdds,
   newStudentValues,
@@ -143,10 +145,11 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       config: { permission: 'students.view' },
       schema: {
         tags,
-        summary: 'One class and section in roll order, with only what the fee screens show (id, name, roll and admission number, father, fees)',
+        summary: 'One class and section in roll order, as the fee screens\' roll-number picker shows it (id, name, roll number)',
         description:
           'class accepts any spelling; status active (default), passout or all. academicYear (2025-2026, 2025-26 or a session id): the students who sat ' +
-          'in that class and section in that session, with that session\'s roll numbers and fees.',
+          'in that class and section in that session, with that session\'s roll numbers. The picked student\'s class, fees and session: ' +
+          'GET /api/students/roster/:id.',
         security,
         querystring: z.object({
           class: z.string().min(1, 'Class is required').max(40),
@@ -154,7 +157,7 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           status: z.enum(['active', 'passout', 'all']).optional().default('active'),
           academicYear: academicYearQuery,
         }),
-        response: { 200: z.array(rosterStudentDto), 400: errorDto },
+        response: { 200: z.array(rosterEntryDto), 400: errorDto },
       },
       serializerCompiler: compiledSerializer,
     },
@@ -169,6 +172,35 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
         status: q.status,
         session: await sessionNamed(schoolId, q.academicYear),
       });
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
+  );
+
+  app.get(
+    '/api/students/roster/:id',
+    {
+      onRequest: requireSchool,
+      config: { permission: 'students.view' },
+      schema: {
+        tags,
+        summary: 'The student picked from a roster, with what the fee screens and their dialogs show (class, section, roll, father, session, fees)',
+        description:
+          'academicYear (2025-2026, 2025-26 or a session id): where the student sat in that session, with that session\'s class fees; 404 when ' +
+          'they were not in it. Without it: where they sit today.',
+        security,
+        params: idParams,
+        querystring: z.object({ academicYear: academicYearQuery }),
+        response: { 200: rosterStudentDto, 404: errorDto },
+      },
+      serializerCompiler: compiledSerializer,
+    },
+    async (request, reply) => {
+      const schoolId = schoolIdOf(request);
+      const { id } = request.params;
+      const json = isUuid(id)
+        ? await rosterStudentJson(db, { schoolId, id, session: await sessionNamed(schoolId, request.query.academicYear) })
+        : undefined;
+      if (json === undefined) throw notFound(NOT_FOUND);
       return reply.type('application/json; charset=utf-8').send(json as never);
     },
   );

@@ -269,16 +269,21 @@ describe('lists and lookups', () => {
     expect((await school.api.get('/api/students?class=Class%2013')).json().error).toBe('Unknown class "Class 13"');
   });
 
-  it('lists a class and section for the fee screens with only the fields they show, in roll order', async () => {
+  it('lists a class and section for the fee screens with only what the roll-number picker shows, in roll order', async () => {
     const res = await school.api.get('/api/students/roster?class=2nd&section=A');
     expect(res.statusCode).toBe(200);
     const roster = res.json() as Array<Record<string, unknown>>;
     expect(roster.map((s) => s.rollNumber)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
-    expect(roster[0]).toEqual({
-      id: expect.any(String), name: 'Ishaan', class: 'Class 2', section: 'A', rollNumber: 1, admissionNumber: 'A-Ishaan', fatherName: expect.any(String),
+    expect(roster[0]).toEqual({ id: expect.any(String), name: 'Ishaan', rollNumber: 1 });
+    // the picked student's own row: where they sit, their session and fees
+    const picked = await school.api.get(`/api/students/roster/${roster[0]!.id as string}`);
+    expect(picked.json()).toEqual({
+      id: roster[0]!.id, name: 'Ishaan', class: 'Class 2', section: 'A', rollNumber: 1, admissionNumber: 'A-Ishaan', fatherName: expect.any(String),
       status: 'active', sessionId: expect.any(String), monthlyBusFee: '500.00', monthlyFee: '0.00', admissionFee: '0.00',
     });
-    expect(Object.keys(roster[0]!)).not.toContain('aadharNumber');
+    expect(Object.keys(picked.json())).not.toContain('aadharNumber');
+    expect((await school.api.get('/api/students/roster/not-an-id')).json()).toEqual({ error: 'Student not found' });
+    expect((await school.api.get(`/api/students/roster/${crypto.randomUUID()}`)).statusCode).toBe(404);
     expect((await school.api.get('/api/students/roster?class=Class%2013&section=A')).json().error).toBe('Unknown class "Class 13"');
     expect((await school.api.get('/api/students/roster?section=A')).statusCode).toBe(400);
   });
@@ -296,10 +301,16 @@ describe('lists and lookups', () => {
     expect((await other.api.get('/api/students?q=t-77')).json()).toEqual([own]);
     expect((await other.api.get('/api/students?q=bhat&academicYear=2026-27')).json()).toEqual([own]);
     const roster = (await other.api.get('/api/students/roster?class=7th&section=C')).json();
-    const picked = ['id', 'name', 'class', 'section', 'rollNumber', 'admissionNumber', 'fatherName', 'status', 'sessionId', 'monthlyBusFee', 'monthlyFee', 'admissionFee'];
-    expect(roster).toEqual([Object.fromEntries(picked.map((k) => [k, own[k]]))]);
-    // PostgreSQL writes the roster's JSON itself (rosterJson): the schema's fields in the schema's order
-    expect(Object.keys(roster[0])).toEqual(picked);
+    // PostgreSQL writes the roster's JSON and the picked student's itself (rosterJson, rosterStudentJson):
+    // the schemas' fields in the schemas' order, with the student's own values
+    const listedFields = ['id', 'name', 'rollNumber'];
+    expect(roster).toEqual([Object.fromEntries(listedFields.map((k) => [k, own[k]]))]);
+    expect(Object.keys(roster[0])).toEqual(listedFields);
+    const pickedFields = ['id', 'name', 'class', 'section', 'rollNumber', 'admissionNumber', 'fatherName', 'status', 'sessionId', 'monthlyBusFee', 'monthlyFee', 'admissionFee'];
+    const picked = (await other.api.get(`/api/students/roster/${added.id}`)).json();
+    expect(picked).toEqual(Object.fromEntries(pickedFields.map((k) => [k, own[k]])));
+    expect(Object.keys(picked)).toEqual(pickedFields);
+    expect((await other.api.get(`/api/students/roster/${added.id}?academicYear=2026-2027`)).json()).toEqual(picked);
     const empty = await other.api.get('/api/students/roster?class=7th&section=D');
     expect(empty.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(empty.json()).toEqual([]);
@@ -424,9 +435,13 @@ describe('tenancy: another school sees nothing and changes nothing', () => {
     expect((await b.api.get('/api/students')).json()).toEqual([]);
     expect((await b.api.get('/api/students?q=Aarav')).json()).toEqual([]);
     expect((await b.api.get('/api/students/class-summary')).json()).toEqual([]);
+    expect((await b.api.get('/api/students/roster?class=Class%209&section=A')).json()).toEqual([]);
+    expect((await b.api.get(`/api/students/roster/${s.id}`)).statusCode).toBe(404);
     // B's roll numbers do not continue A's
     expect((await add(b, { class: 'Class 9' })).rollNumber).toBe(1);
     expect((await a.api.get(`/api/students/${s.id}`)).json().name).toBe('Aarav Sharma');
+    expect((await a.api.get('/api/students/roster?class=Class%209&section=A')).json()).toEqual([{ id: s.id, name: 'Aarav Sharma', rollNumber: 1 }]);
+    expect((await a.api.get(`/api/students/roster/${s.id}`)).json()).toMatchObject({ name: 'Aarav Sharma', class: 'Class 9' });
   });
 });
 

@@ -11,6 +11,7 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Spinner } from '@/web/components/ui/spinner';
+import { StudentLoading } from './no-student';
 import { rupees } from '@/web/lib/format';
 import { isoToIndian } from '@/web/lib/ledger-api';
 import { cn } from '@/web/lib/utils';
@@ -68,6 +69,8 @@ function StatusScreen() {
       </Card>
       {state.student && state.session ? (
         <StudentStatus studentId={state.student.id} academicYear={state.session.sessionName} state={state} />
+      ) : state.loading.student ? (
+        <StudentLoading />
       ) : (
         <p className="rounded-lg border border-dashed px-4 py-8 text-center text-sm text-muted-foreground">
           Select the class, section and roll number of a student to see their fee status.

@@ -24,7 +24,7 @@ import { bulkEntries, draftProblems, isEmptyDraft, pendingHeads } from './monthl
 import { MonthlyGrid } from './monthly-grid';
 import { PreviousBalanceBanner } from './previous-balance-banner';
 import { SchoolAdminOnly } from './school-admin-only';
-import { NoStudent } from './no-student';
+import { NoStudent, StudentLoading } from './no-student';
 import { StudentPicker } from './student-picker';
 import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
 import { StructureMissingAlert } from './structure-missing-alert';
@@ -64,6 +64,8 @@ function MonthlyFees() {
       </Card>
       {student && session ? (
         <StudentMonthly key={`${student.id}|${selection.academicYear}`} state={state} />
+      ) : state.loading.student ? (
+        <StudentLoading />
       ) : (
         <NoStudent what="monthly fees" />
       )}

@@ -2,6 +2,7 @@ import { PrinterIcon, SaveIcon } from 'lucide-react';
 import { SELECT_STUDENT_MESSAGE } from '@/domain/ledger';
 import { toast } from '@/web/components/toaster';
 import { Button } from '@/web/components/ui/button';
+import { Spinner } from '@/web/components/ui/spinner';
 
 /** Before a student is chosen the buttons are there, and say what is missing (operations §5, §8). */
 export function NoStudent({ what }: { what: string }) {
@@ -18,6 +19,15 @@ export function NoStudent({ what }: { what: string }) {
           Save Changes
         </Button>
       </div>
+    </div>
+  );
+}
+
+/** A roll number is chosen and the student's own row (class, session, fees) is on its way. */
+export function StudentLoading() {
+  return (
+    <div className="flex justify-center py-10">
+      <Spinner className="size-6" label="Loading student" />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { FeeSelectionState } from './use-fee-selection';
  * roll number in numeric order as "roll - name", and the chosen student's name, read-only.
  */
 export function StudentPicker({ state, idPrefix, className }: { state: FeeSelectionState; idPrefix: string; className?: string }) {
-  const { selection, sessions, classes, sections, students, student, loading } = state;
+  const { selection, sessions, classes, sections, students, picked, loading } = state;
   return (
     <div className={cn('grid gap-3 sm:grid-cols-2 lg:grid-cols-5', className)}>
       <Field label="Academic Year" htmlFor={`${idPrefix}-year`}>
@@ -45,7 +45,7 @@ export function StudentPicker({ state, idPrefix, className }: { state: FeeSelect
       <Field label="Roll Number" htmlFor={`${idPrefix}-roll`}>
         <NativeSelect
           id={`${idPrefix}-roll`}
-          value={student ? student.id : ''}
+          value={picked ? picked.id : ''}
           disabled={!selection.className || !selection.section || loading.roster}
           onChange={(e) => state.setStudent(e.target.value)}
         >
@@ -58,7 +58,7 @@ export function StudentPicker({ state, idPrefix, className }: { state: FeeSelect
         </NativeSelect>
       </Field>
       <Field label="Student Name" htmlFor={`${idPrefix}-name`}>
-        <Input id={`${idPrefix}-name`} readOnly tabIndex={-1} value={student?.name ?? ''} placeholder="Select a roll number" />
+        <Input id={`${idPrefix}-name`} readOnly tabIndex={-1} value={picked?.name ?? ''} placeholder="Select a roll number" />
       </Field>
     </div>
   );

@@ -48,16 +48,32 @@ export interface RosterStudent extends FeeStudent {
   status: string;
 }
 
+/** A row of the roll-number picker: the roster sends only what it shows. */
+export interface RosterEntry {
+  id: string;
+  name: string;
+  rollNumber: number;
+}
+
 /**
- * Students of one class and section with only what the fee screens show (the roster route, decision
- * 0042); for an earlier academic year, the students who sat in that class then. Its key starts with
- * /api/students, so every change to students refreshes it.
+ * Students of one class and section as the roll-number picker shows them (the roster route, decisions
+ * 0042 and 0083); for an earlier academic year, the students who sat in that class then. Its key starts
+ * with /api/students, so every change to students refreshes it.
  */
 const rosterQuery = (className: string, section: string, academicYear: string | undefined) => {
   const filter = { class: className, section, ...(academicYear ? { academicYear } : {}) };
   return {
     queryKey: ['/api/students/roster', filter] as const,
-    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterStudent[]>(`/api/students/roster?${new URLSearchParams(filter)}`, { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterEntry[]>(`/api/students/roster?${new URLSearchParams(filter)}`, { signal }),
+  };
+};
+
+/** The picked student as the fee screens and their dialogs need them: class, session and fees of that year. */
+const pickedQuery = (studentId: string, academicYear: string | undefined) => {
+  const filter = academicYear ? `?${new URLSearchParams({ academicYear })}` : '';
+  return {
+    queryKey: ['/api/students/roster', studentId, academicYear ?? ''] as const,
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterStudent>(`/api/students/roster/${encodeURIComponent(studentId)}${filter}`, { signal }),
   };
 };
 
@@ -103,7 +119,10 @@ export function useFeeSelection() {
 
   const roster = useQuery({ ...rosterQuery(className, section, rosterYear(academicYear)), enabled: Boolean(className && section) });
   const students = useMemo(() => [...(roster.data ?? [])].sort((a, b) => a.rollNumber - b.rollNumber), [roster.data]);
-  const student = students.find((s) => s.id === studentId) ?? null;
+  // the roll number chosen in this class and section; the screens show the student once their own row is in
+  const picked = students.find((s) => s.id === studentId) ?? null;
+  const own = useQuery({ ...pickedQuery(studentId, rosterYear(academicYear)), enabled: Boolean(picked) });
+  const student = picked && own.data?.id === picked.id ? own.data : null;
 
   return {
     selection,
@@ -112,9 +131,10 @@ export function useFeeSelection() {
     classes,
     sections,
     students,
+    picked,
     student,
-    loading: { sessions: sessions.isPending, classes: summary.isPending, roster: Boolean(className && section) && roster.isPending },
-    errors: { sessions: sessions.error, classes: summary.error, roster: roster.error },
+    loading: { sessions: sessions.isPending, classes: summary.isPending, roster: Boolean(className && section) && roster.isPending, student: Boolean(picked) && own.isPending },
+    errors: { sessions: sessions.error, classes: summary.error, roster: roster.error ?? own.error },
     // the chosen student stays chosen in the other year, in the class they had then
     setYear: (v: string) => {
       setSelection({ ...current, academicYear: v });

@@ -21,7 +21,7 @@ import { ApiError } from '@/web/lib/request';
 import { cn } from '@/web/lib/utils';
 import { serverMessage } from '@/web/lib/form-errors';
 import { useSaveYearly, yearlyEntryQuery, type FeeStructureAmounts, type YearlyEntry, type YearlyHead } from './api';
-import { NoStudent } from './no-student';
+import { NoStudent, StudentLoading } from './no-student';
 import { StudentPicker } from './student-picker';
 import { SaveButtons, SaveDialogs, useSaveControls } from './save-controls';
 import { StructureMissingAlert } from './structure-missing-alert';
@@ -63,6 +63,8 @@ export function YearlyFeesTab() {
       </Card>
       {state.student && state.session ? (
         <StudentYearly key={`${state.student.id}|${state.session.sessionName}`} state={state} />
+      ) : state.loading.student ? (
+        <StudentLoading />
       ) : (
         <NoStudent what="yearly fees" />
       )}
