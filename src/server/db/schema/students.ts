@@ -126,6 +126,9 @@ export const studentEnrollments = pgTable(
   (t) => [
     uniqueIndex('student_enrollments_student_session_unique').on(t.schoolId, t.studentId, t.sessionId),
     uniqueIndex('student_enrollments_roll_unique').on(t.schoolId, t.sessionId, t.className, t.section, t.rollNumber),
+    // a session's students in class order (Nursery … Class 12), section and roll: the students list of
+    // a named academic year reads its page off this instead of sorting the whole session (decision 0084)
+    index('student_enrollments_school_session_class_order_idx').on(t.schoolId, t.sessionId, classOrderSql(t.className), t.section, t.rollNumber, t.studentId),
   ],
 );
 

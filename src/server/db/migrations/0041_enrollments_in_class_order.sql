@@ -1,0 +1,3 @@
+-- A named session's students list reads its page off enrollments in class order, section and roll
+-- number instead of sorting the whole session (decision 0084).
+CREATE INDEX "student_enrollments_school_session_class_order_idx" ON "student_enrollments" USING btree ("school_id","session_id",coalesce(array_position(ARRAY['Nursery', 'LKG', 'UKG', 'Class 1', 'Class 2', 'Class 3', 'Class 4', 'Class 5', 'Class 6', 'Class 7', 'Class 8', 'Class 9', 'Class 10', 'Class 11', 'Class 12']::text[], "class_name"), 99),"section","roll_number","student_id");
