@@ -133,6 +133,17 @@ const STUDENT_COLUMNS = [
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const names = (cols: ReadonlyArray<SetColumn>) => cols.map(([c]) => c).join(', ');
 const updates = (cols: ReadonlyArray<SetColumn>) => cols.map(([c]) => `${c} = excluded.${c}`).join(', ');
+/**
+ * An upsert's condition that a stored row of `table` differs from the computed one: a row that is
+ * already right is not written again (decision 0085). A payment recomputes every session of its
+ * student and stored 2.8 session rows for the one it changed: each a new row version, its WAL and,
+ * without room on its page, new entries in every index. Unchanged rows are not marked either, as
+ * nothing the whole-school rows read from them moved.
+ */
+const changed = (table: string, cols: ReadonlyArray<SetColumn>) =>
+  `(${cols.map(([c]) => `${table}.${c}`).join(', ')}) is distinct from (${cols.map(([c]) => `excluded.${c}`).join(', ')})`;
+const SESSION_CHANGED = changed('student_session_balances', SESSION_COLUMNS);
+const STUDENT_CHANGED = changed('student_balances', STUDENT_COLUMNS);
 
 /** Computed rows as a table `x` of the student (and session) and `cols` (`rowsTable`, one array parameter per column). */
 function rowsOfComputed(rows: ReadonlyArray<object>, cols: ReadonlyArray<SetColumn>, keys: ReadonlyArray<SetColumn>): SQL {
@@ -187,14 +198,16 @@ export function balanceWrites(schoolId: string, ids: StudentSet, computed: Compu
       insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
       from ${rowsOfComputed(part, SESSION_COLUMNS, [['student_id', 'uuid'], ['session_id', 'uuid']])}
-      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()`,
+      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()
+        where ${sql.raw(SESSION_CHANGED)}`,
   );
   const studentRows = chunks(computed.students).map(
     (part) => sql`
       insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
       select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
       from ${rowsOfComputed(part, STUDENT_COLUMNS, [['student_id', 'uuid']])}
-      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()`,
+      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()
+        where ${sql.raw(STUDENT_CHANGED)}`,
   );
   return { stale, sessionRows, studentRows };
 }
