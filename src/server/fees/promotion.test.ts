@@ -103,7 +103,7 @@ describe('rolling the school into a new session (ruling 9)', () => {
     ]);
     expect(await list('academicYear=2026-2027&class=Class%205')).toEqual([]);
     // the fee screens' picker of that year, and the picked student as they were then and are now
-    const roster = (await school.api.get('/api/students/roster?academicYear=2025-2026&class=Class%205&section=A')).json() as Row[];
+    const roster = (await school.api.get('/api/students/roster?academicYear=2025-2026&class=Class%205&section=A')).json() as Array<{ id: string; name: string; rollNumber: number }>;
     expect(roster.map((s) => [s.name, s.rollNumber])).toEqual([['Asha', 1], ['Bilal', 2]]);
     const picked = async (query: string) => {
       const res = await school.api.get(`/api/students/roster/${ids.Asha}${query}`);
