@@ -1,9 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { computeBalances, type ComputedBalances } from './compute';
 import { balanceInputsFrom, loadBalanceInputs, type BalanceInputRows, type BalanceStudent, type StudentSet } from './inputs';
 import { rowsOf } from '../lib/sql-rows';
-import { rowsTable, uuidArray, type SetColumn } from '../lib/sql-sets';
+import { rowsLiterals, rowsTableOf, uuidArray, type SetColumn } from '../lib/sql-sets';
 import { lockSchoolLedger } from '../fees/locks';
 
 export interface BalanceScope {
@@ -145,13 +145,16 @@ const changed = (table: string, cols: ReadonlyArray<SetColumn>) =>
 const SESSION_CHANGED = changed('student_session_balances', SESSION_COLUMNS);
 const STUDENT_CHANGED = changed('student_balances', STUDENT_COLUMNS);
 
-/** Computed rows as a table `x` of the student (and session) and `cols` (`rowsTable`, one array parameter per column). */
-function rowsOfComputed(rows: ReadonlyArray<object>, cols: ReadonlyArray<SetColumn>, keys: ReadonlyArray<SetColumn>): SQL {
-  const all = [...keys, ...cols];
-  // the property of each column once, not a regular expression per column per row
-  const props = all.map(([c]) => camel(c));
-  return rowsTable(
-    all,
+const SESSION_TABLE = [['student_id', 'uuid'], ['session_id', 'uuid'], ...SESSION_COLUMNS] as const satisfies ReadonlyArray<SetColumn>;
+const STUDENT_TABLE = [['student_id', 'uuid'], ...STUDENT_COLUMNS] as const satisfies ReadonlyArray<SetColumn>;
+// the property of each column once, not a regular expression per column per row
+const SESSION_PROPS = SESSION_TABLE.map(([c]) => camel(c));
+const STUDENT_PROPS = STUDENT_TABLE.map(([c]) => camel(c));
+
+/** Computed rows as `rowsLiterals` sends them: one array literal per column of `props`. */
+function literalsOf(rows: ReadonlyArray<object>, table: ReadonlyArray<SetColumn>, props: readonly string[]): string[] {
+  return rowsLiterals(
+    table,
     rows.map((r) => {
       const rec = r as Record<string, unknown>;
       return props.map((key) => rec[key]);
@@ -174,10 +177,35 @@ function chunks<T>(rows: readonly T[]): T[][] {
 }
 
 /**
+ * The statements of `balanceWrites`, over their parameters as given: values, or placeholders of a
+ * statement assembled once (a receipt's write, `oneStudentBalanceSql`). `scope` narrows the school's
+ * rows the delete looks at; `keep` is the rows that stay, one text array of "student/session" keys
+ * (74 bytes each: 180,000 are 13 MB); `columns` one array per column of the table.
+ */
+const staleDelete = (schoolId: unknown, scope: SQL, keep: unknown) => sql`
+    delete from student_session_balances b
+    where b.school_id = ${schoolId}${scope}
+      and (b.student_id::text || '/' || b.session_id::text) <> all(${keep}::text[])`;
+const sessionUpsert = (schoolId: unknown, columns: ReadonlyArray<unknown>) => sql`
+      insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
+      select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
+      from ${rowsTableOf(SESSION_TABLE, columns)}
+      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()
+        where ${sql.raw(SESSION_CHANGED)}`;
+const studentUpsert = (schoolId: unknown, columns: ReadonlyArray<unknown>) => sql`
+      insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
+      select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
+      from ${rowsTableOf(STUDENT_TABLE, columns)}
+      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()
+        where ${sql.raw(STUDENT_CHANGED)}`;
+
+/** "student/session" of each computed session row, as `staleDelete`'s `keep` array. */
+const keepOf = (computed: ComputedBalances) => `{${computed.sessions.map((r) => `${r.studentId}/${r.sessionId}`).join(',')}}`;
+
+/**
  * The statements that store computed rows: the delete of rows that no longer apply, then upserts in
  * chunks over one array parameter per column (`rowsTable`: no parameter limit). Each is one
- * data-modifying statement, so a caller may also run them as common tables of one statement (a
- * receipt's save, `fees/writer.ts`).
+ * data-modifying statement, so a caller may also run them as common tables of one statement.
  */
 export function balanceWrites(schoolId: string, ids: StudentSet, computed: ComputedBalances, sessionIds?: readonly string[]): { stale: SQL; sessionRows: SQL[]; studentRows: SQL[] } {
   // every condition a filter on the one scan of the school's rows, never a join: `= any` and
@@ -187,29 +215,41 @@ export function balanceWrites(schoolId: string, ids: StudentSet, computed: Compu
   // empty, was planned as nested loops over 116,000 pairs per row and ran for over 20 minutes.
   const scope = ids === undefined ? sql`` : sql` and b.student_id = any(${uuidArray(ids)}::uuid[])`;
   const sessionScope = sessionIds ? sql` and b.session_id = any(${uuidArray(sessionIds)}::uuid[])` : sql``;
-  // the rows that stay, as one text array of "student/session" keys (74 bytes each: 180,000 are 13 MB)
-  const keep = `{${computed.sessions.map((r) => `${r.studentId}/${r.sessionId}`).join(',')}}`;
-  const stale = sql`
-    delete from student_session_balances b
-    where b.school_id = ${schoolId}${scope}${sessionScope}
-      and (b.student_id::text || '/' || b.session_id::text) <> all(${keep}::text[])`;
-  const sessionRows = chunks(computed.sessions).map(
-    (part) => sql`
-      insert into student_session_balances (school_id, student_id, session_id, ${sql.raw(names(SESSION_COLUMNS))}, refreshed_at)
-      select ${schoolId}::uuid, x.student_id, x.session_id, ${sql.raw(names(SESSION_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from ${rowsOfComputed(part, SESSION_COLUMNS, [['student_id', 'uuid'], ['session_id', 'uuid']])}
-      on conflict (school_id, student_id, session_id) do update set ${sql.raw(updates(SESSION_COLUMNS))}, refreshed_at = now()
-        where ${sql.raw(SESSION_CHANGED)}`,
-  );
-  const studentRows = chunks(computed.students).map(
-    (part) => sql`
-      insert into student_balances (school_id, student_id, ${sql.raw(names(STUDENT_COLUMNS))}, refreshed_at)
-      select ${schoolId}::uuid, x.student_id, ${sql.raw(names(STUDENT_COLUMNS).replace(/(\w+)/g, 'x.$1'))}, now()
-      from ${rowsOfComputed(part, STUDENT_COLUMNS, [['student_id', 'uuid']])}
-      on conflict (school_id, student_id) do update set ${sql.raw(updates(STUDENT_COLUMNS))}, refreshed_at = now()
-        where ${sql.raw(STUDENT_CHANGED)}`,
-  );
-  return { stale, sessionRows, studentRows };
+  return {
+    stale: staleDelete(schoolId, sql`${scope}${sessionScope}`, keepOf(computed)),
+    sessionRows: chunks(computed.sessions).map((part) => sessionUpsert(schoolId, literalsOf(part, SESSION_TABLE, SESSION_PROPS))),
+    studentRows: chunks(computed.students).map((part) => studentUpsert(schoolId, literalsOf(part, STUDENT_TABLE, STUDENT_PROPS))),
+  };
+}
+
+/** Which of its statements one student's balance writes have: rows of none of their sessions, or no student row, leave one out. */
+export interface OneStudentBalanceShape {
+  balanceSessionRows: boolean;
+  balanceStudentRows: boolean;
+}
+
+/**
+ * `balanceWrites` of ONE student (a receipt's save), over placeholders named `balance…` of a
+ * statement assembled once per shape (`writeStatement`, decision 0086); `schoolId` is the statement's
+ * own. The values come from `oneStudentBalanceValues`.
+ */
+export function oneStudentBalanceSql(p: Record<string, Placeholder>, schoolId: Placeholder, shape: OneStudentBalanceShape): SQL[] {
+  return [
+    staleDelete(schoolId, sql` and b.student_id = any(${p.balanceStudentIds}::uuid[])`, p.balanceKeep),
+    ...(shape.balanceSessionRows ? [sessionUpsert(schoolId, SESSION_TABLE.map((_, c) => p[`balanceSession${c}`]))] : []),
+    ...(shape.balanceStudentRows ? [studentUpsert(schoolId, STUDENT_TABLE.map((_, c) => p[`balanceStudent${c}`]))] : []),
+  ];
+}
+
+/** The shape and placeholders' values of `oneStudentBalanceSql` for a student's computed rows. */
+export function oneStudentBalanceValues(studentId: string, computed: ComputedBalances): { shape: OneStudentBalanceShape; values: Record<string, unknown> } {
+  if (computed.students.length > 1 || computed.sessions.some((r) => r.studentId !== studentId) || computed.students.some((r) => r.studentId !== studentId)) {
+    throw new Error('one student\'s balances hold rows of another student');
+  }
+  const values: Record<string, unknown> = { balanceStudentIds: uuidArray([studentId]), balanceKeep: keepOf(computed) };
+  literalsOf(computed.sessions, SESSION_TABLE, SESSION_PROPS).forEach((literal, c) => (values[`balanceSession${c}`] = literal));
+  literalsOf(computed.students, STUDENT_TABLE, STUDENT_PROPS).forEach((literal, c) => (values[`balanceStudent${c}`] = literal));
+  return { shape: { balanceSessionRows: computed.sessions.length > 0, balanceStudentRows: computed.students.length > 0 }, values };
 }
 
 /** The school's own rows a new student's balance depends on (`balanceInputReads` under the same names). */

@@ -156,4 +156,30 @@ describe('fee status statement', () => {
     expect(assembled.length).toBeLessThanOrEqual(2);
     expect(new Set(assembled).size).toBe(assembled.length);
   });
+
+  it('assembles a receipt’s write once for each shape, with each save’s own number, amounts and balances (decision 0086)', async () => {
+    const assembled: string[] = [];
+    const original = PgDialect.prototype.sqlToQuery;
+    vi.spyOn(PgDialect.prototype, 'sqlToQuery').mockImplementation(function (this: PgDialect, ...args: Parameters<PgDialect['sqlToQuery']>) {
+      const query = original.apply(this, args);
+      if (query.sql.includes("'receipt.create'")) assembled.push(query.sql);
+      return query;
+    });
+    const pay = (studentId: string, amount: string, clientId: string) =>
+      school.api.post('/api/fees', { studentId, fees: [{ type: 'monthly', amount }], paymentMode: 'cash', clientId });
+    const saves = [await pay(ishaan, '11', 'write-once-1'), await pay(sara, '22', 'write-once-2'), await pay(ishaan, '33', 'write-once-3'), await pay(sara, '44', 'write-once-4')];
+    expect(saves.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    const made = saves.map((r) => r.json().receipt as { receiptNumber: string; total: string; studentName: string });
+    expect(made.map((r) => `${r.studentName} ${r.total}`)).toEqual(['Ishaan Mir 11.00', 'Sara Khan 22.00', 'Ishaan Mir 33.00', 'Sara Khan 44.00']);
+    // consecutive numbers of one series, each its own
+    const sequence = made.map((r) => Number(r.receiptNumber.split('/').at(-1)));
+    expect(sequence).toEqual([sequence[0], sequence[0]! + 1, sequence[0]! + 2, sequence[0]! + 3]);
+    // every save stored its own student's running balance, which fee status reads: Sara's ₹20 and
+    // December's ₹100 of the test before, and ₹22 and ₹44 now; Ishaan's ₹1,640 before, ₹11 and ₹33 now
+    expect((await status(sara)).body.ledger.totalPaid).toBe('186.00');
+    expect((await status(ishaan)).body.ledger.totalPaid).toBe('1684.00');
+    // four saves, one shape: a statement assembled per save would be four
+    expect(assembled.length).toBeLessThanOrEqual(1);
+  });
 });
+

@@ -13,10 +13,10 @@ import { isUniqueViolation } from '../lib/pg-errors';
 import { onlyIf, read, readAtOnce, tableRowParser, type Bound, type RawRow, type Read, type ReadRows } from '../lib/read-at-once';
 import { rowsOf } from '../lib/sql-rows';
 import { findReceiptByClientId, receiptByClientIdRead, type Placement, type ReceiptWithLines, type SessionRow, type StudentRow } from './queries';
-import { balanceWrites } from '../balances/refresh';
+import { oneStudentBalanceSql, oneStudentBalanceValues, type OneStudentBalanceShape } from '../balances/refresh';
 import { computeBalances } from '../balances/compute';
 import { balanceInputReads, balanceInputsFrom, withReceiptLines, type BalanceInputs } from '../balances/inputs';
-import { executeAndCommit, executePrepared, inPipelinedTransaction } from '../lib/prepared';
+import { inPipelinedTransaction, memoByShape, writeStatement } from '../lib/prepared';
 import { raiseSchoolVersion, versionRaisedBy } from '../stats/versions';
 
 export interface NewLine {
@@ -156,9 +156,7 @@ export async function writeReceipt(
   const numbering = numberingSession(input, pre.balances.sessions.values());
   const academicYear = numbering.name;
   const added = input.lines.map((l) => ({ sessionId: l.sessionId, line: { head: l.head, period: l.period, amount: l.amount, paidOn: l.paidOn } }));
-  const computed = computeBalances(withReceiptLines(pre.balances, input.student.id, added));
-  const balances = balanceWrites(input.schoolId, [input.student.id], computed);
-  if (balances.sessionRows.length > 1 || balances.studentRows.length > 1) throw new Error('one student\'s balances are one chunk');
+  const balances = oneStudentBalanceValues(input.student.id, computeBalances(withReceiptLines(pre.balances, input.student.id, added)));
   const who = auditWho(request);
   const receivedAt = input.receivedAt.toISOString();
   const after = {
@@ -173,51 +171,42 @@ export async function writeReceipt(
   const lines = input.lines.map((l, position) => ({ position, session_id: l.sessionId, head: l.head, period: l.period, amount_paise: l.amount, paid_on: l.paidOn }));
   // a save that commits with its write raises the school's data version in it too (stats/versions.ts)
   const raisesVersion = endsTransaction && 'headers' in request && request.auth?.schoolId === input.schoolId;
-  const statements = [
-    balances.stale,
-    ...balances.sessionRows,
-    ...balances.studentRows,
-  ].map((statement, i) => sql`, ${sql.identifier(`balances_${i}`)} as (${statement})`);
-  if (raisesVersion) statements.push(sql`, version_raised as (${raiseSchoolVersion(input.schoolId)})`);
-  // one named prepared statement: the same text for every receipt of a shape (lib/prepared.ts); a
-  // save whose last statement this is commits with it, so the counter row is released as soon as
-  // PostgreSQL has written the receipt (executeAndCommit, decision 0052)
-  const result = await (endsTransaction ? executeAndCommit : executePrepared)(tx, sql`
-    with counter as (
-      insert into ${receiptCounters} (school_id, prefix, academic_year, last_number)
-      values (${input.schoolId}::uuid, ${input.prefix}, ${academicYear}, 1)
-      on conflict (school_id, prefix, academic_year) do update set last_number = ${receiptCounters}.last_number + 1
-      returning last_number
-    ),
-    receipt as (
-      insert into ${receipts} (school_id, receipt_number, prefix, academic_year, sequence, source, student_id, session_id, student_name,
-        class_name, section, roll_number, payment_mode, cheque_number, bank_name, upi_reference, transaction_reference, received_by,
-        received_by_user_id, received_at, total_paise, client_id, request_hash, created_at)
-      select ${input.schoolId}::uuid,
-        ${receiptNumberStem(input.prefix, academicYear)} || lpad(c.last_number::text, greatest(${RECEIPT_SEQUENCE_DIGITS}::int, length(c.last_number::text)), '0'),
-        ${input.prefix}, ${academicYear}, c.last_number, ${input.source}, ${input.student.id}::uuid, ${numbering.id}::uuid, ${input.student.name},
-        ${input.placement.className}, ${input.placement.section}, ${input.placement.rollNumber}::int, ${input.details.paymentMode},
-        ${input.details.chequeNumber}::text, ${input.details.bankName}::text, ${input.details.upiReference}::text, ${input.details.transactionReference}::text,
-        ${pre.receivedBy}, ${userIdOf(request)}::uuid, ${receivedAt}::timestamptz, ${total}::bigint, ${input.clientId}::text, ${input.requestHash}::text,
-        ${receivedAt}::timestamptz
-      from counter c
-      returning *
-    ),
-    lines as (
-      insert into ${receiptLines} (school_id, position, receipt_id, student_id, session_id, head, period, amount_paise, paid_on, created_at)
-      select ${input.schoolId}::uuid, x.position, r.id, ${input.student.id}::uuid, x.session_id, x.head, x.period, x.amount_paise, x.paid_on, ${receivedAt}::timestamptz
-      from receipt r
-      cross join jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as x(position smallint, session_id uuid, head text, period text, amount_paise bigint, paid_on date)
-      returning *
-    )${sql.join(statements, sql``)},
-    audited as (
-      insert into ${auditLog} (school_id, user_id, action, entity, entity_id, before, after, ip)
-      select ${who.schoolId}::uuid, ${who.userId}::uuid, 'receipt.create', 'receipt', r.id::text, null,
-        jsonb_set(${JSON.stringify(after)}::jsonb, '{receiptNumber}', to_jsonb(r.receipt_number)), ${who.ip}::text
-      from receipt r
-    )
-    select (select row_to_json(r.*) from receipt r) as receipt,
-           (select coalesce(json_agg(l.* order by l.position), '[]'::json) from lines l) as lines`);
+  const values: Record<ReceiptValue, unknown> = {
+    schoolId: input.schoolId,
+    prefix: input.prefix,
+    academicYear,
+    numberStem: receiptNumberStem(input.prefix, academicYear),
+    numberDigits: RECEIPT_SEQUENCE_DIGITS,
+    source: input.source,
+    studentId: input.student.id,
+    sessionId: numbering.id,
+    studentName: input.student.name,
+    className: input.placement.className,
+    section: input.placement.section,
+    rollNumber: input.placement.rollNumber,
+    paymentMode: input.details.paymentMode,
+    chequeNumber: input.details.chequeNumber,
+    bankName: input.details.bankName,
+    upiReference: input.details.upiReference,
+    transactionReference: input.details.transactionReference,
+    receivedBy: pre.receivedBy,
+    receivedByUserId: userIdOf(request),
+    receivedAt,
+    total,
+    clientId: input.clientId,
+    requestHash: input.requestHash,
+    lines: JSON.stringify(lines),
+    auditSchoolId: who.schoolId,
+    auditUserId: who.userId,
+    audit: JSON.stringify(after),
+    ip: who.ip,
+  };
+  // one named prepared statement, assembled once per shape (decision 0086); a save whose last
+  // statement this is commits with it, so the counter row is released as soon as PostgreSQL has
+  // written the receipt (executeAndCommit, decision 0052)
+  const write = receiptStatement({ ...balances.shape, raisesVersion });
+  const all = { ...balances.values, ...values };
+  const result = await (endsTransaction ? write.runAndCommit(tx, all) : write.run(tx, all));
   if (raisesVersion) versionRaisedBy(request);
   const [row] = rowsOf<{ receipt: RawRow | string; lines: RawRow[] | string }>(result);
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -228,6 +217,61 @@ export async function writeReceipt(
     lines: written.map((line) => ({ ...line, academicYear: input.lines[line.position]!.academicYear ?? academicYear })),
   };
 }
+
+/** The values of a receipt's write beside its running balances' (`oneStudentBalanceValues`). */
+type ReceiptValue =
+  | 'schoolId' | 'prefix' | 'academicYear' | 'numberStem' | 'numberDigits' | 'source' | 'studentId' | 'sessionId' | 'studentName'
+  | 'className' | 'section' | 'rollNumber' | 'paymentMode' | 'chequeNumber' | 'bankName' | 'upiReference' | 'transactionReference'
+  | 'receivedBy' | 'receivedByUserId' | 'receivedAt' | 'total' | 'clientId' | 'requestHash' | 'lines' | 'auditSchoolId' | 'auditUserId'
+  | 'audit' | 'ip';
+
+/**
+ * A receipt's one write (see `writeReceipt`), assembled once per shape: which of the student's
+ * balance rows it stores, and whether it raises the school's data version. The counter row is taken,
+ * the receipt and its lines inserted, the running balances stored and the audit row written.
+ */
+const receiptStatement = memoByShape((shape: OneStudentBalanceShape & { raisesVersion: boolean }) =>
+  writeStatement<string>((p) => {
+    const statements = oneStudentBalanceSql(p, p.schoolId!, shape).map((statement, i) => sql`, ${sql.identifier(`balances_${i}`)} as (${statement})`);
+    if (shape.raisesVersion) statements.push(sql`, version_raised as (${raiseSchoolVersion(p.schoolId!)})`);
+    return sql`
+    with counter as (
+      insert into ${receiptCounters} (school_id, prefix, academic_year, last_number)
+      values (${p.schoolId}::uuid, ${p.prefix}, ${p.academicYear}, 1)
+      on conflict (school_id, prefix, academic_year) do update set last_number = ${receiptCounters}.last_number + 1
+      returning last_number
+    ),
+    receipt as (
+      insert into ${receipts} (school_id, receipt_number, prefix, academic_year, sequence, source, student_id, session_id, student_name,
+        class_name, section, roll_number, payment_mode, cheque_number, bank_name, upi_reference, transaction_reference, received_by,
+        received_by_user_id, received_at, total_paise, client_id, request_hash, created_at)
+      select ${p.schoolId}::uuid,
+        ${p.numberStem} || lpad(c.last_number::text, greatest(${p.numberDigits}::int, length(c.last_number::text)), '0'),
+        ${p.prefix}, ${p.academicYear}, c.last_number, ${p.source}, ${p.studentId}::uuid, ${p.sessionId}::uuid, ${p.studentName},
+        ${p.className}, ${p.section}, ${p.rollNumber}::int, ${p.paymentMode},
+        ${p.chequeNumber}::text, ${p.bankName}::text, ${p.upiReference}::text, ${p.transactionReference}::text,
+        ${p.receivedBy}, ${p.receivedByUserId}::uuid, ${p.receivedAt}::timestamptz, ${p.total}::bigint, ${p.clientId}::text, ${p.requestHash}::text,
+        ${p.receivedAt}::timestamptz
+      from counter c
+      returning *
+    ),
+    lines as (
+      insert into ${receiptLines} (school_id, position, receipt_id, student_id, session_id, head, period, amount_paise, paid_on, created_at)
+      select ${p.schoolId}::uuid, x.position, r.id, ${p.studentId}::uuid, x.session_id, x.head, x.period, x.amount_paise, x.paid_on, ${p.receivedAt}::timestamptz
+      from receipt r
+      cross join jsonb_to_recordset(${p.lines}::jsonb) as x(position smallint, session_id uuid, head text, period text, amount_paise bigint, paid_on date)
+      returning *
+    )${sql.join(statements, sql``)},
+    audited as (
+      insert into ${auditLog} (school_id, user_id, action, entity, entity_id, before, after, ip)
+      select ${p.auditSchoolId}::uuid, ${p.auditUserId}::uuid, 'receipt.create', 'receipt', r.id::text, null,
+        jsonb_set(${p.audit}::jsonb, '{receiptNumber}', to_jsonb(r.receipt_number)), ${p.ip}::text
+      from receipt r
+    )
+    select (select row_to_json(r.*) from receipt r) as receipt,
+           (select coalesce(json_agg(l.* order by l.position), '[]'::json) from lines l) as lines`;
+  }),
+);
 
 const receiptRow = tableRowParser(receipts);
 const lineRow = tableRowParser(receiptLines);

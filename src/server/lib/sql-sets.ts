@@ -39,11 +39,23 @@ export type SetColumn = readonly [name: string, type: string];
  * (decision 0050). Values are sent as parameters, never spliced into the SQL text.
  */
 export function rowsTable(columns: ReadonlyArray<SetColumn>, rows: ReadonlyArray<ReadonlyArray<unknown>>): SQL {
-  const params = columns.map(([, type], c) => {
+  return rowsTableOf(columns, rowsLiterals(columns, rows));
+}
+
+/** The array literals `rowsTable` sends for `rows`, one per column: its parameters' values. */
+export function rowsLiterals(columns: ReadonlyArray<SetColumn>, rows: ReadonlyArray<ReadonlyArray<unknown>>): string[] {
+  return columns.map(([, type], c) => {
     const nested = type.endsWith('[]');
-    const literal = `{${rows.map((row) => element(nested ? innerArray(row[c]) : row[c])).join(',')}}`;
-    return sql`${literal}::${sql.raw(nested ? 'text' : type)}[]`;
+    return `{${rows.map((row) => element(nested ? innerArray(row[c]) : row[c])).join(',')}}`;
   });
+}
+
+/**
+ * `rowsTable` over one parameter per column as given: the literals of `rowsLiterals`, or a placeholder
+ * for each (a statement assembled once, `writeStatement`).
+ */
+export function rowsTableOf(columns: ReadonlyArray<SetColumn>, literals: ReadonlyArray<unknown>): SQL {
+  const params = columns.map(([, type], c) => sql`${literals[c]}::${sql.raw(type.endsWith('[]') ? 'text' : type)}[]`);
   const picks = columns.map(([name, type], c) => `u.c${c}${type.endsWith('[]') ? `::${type}` : ''} as ${name}`).join(', ');
   const aliases = columns.map((_, c) => `c${c}`).join(', ');
   return sql`(select ${sql.raw(picks)} from unnest(${sql.join(params, sql`, `)}) as u(${sql.raw(aliases)})) as x`;

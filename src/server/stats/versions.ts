@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { schoolDataVersions } from '../db/schema';
@@ -60,7 +60,7 @@ notifyBus.subscribe((message) => {
 });
 
 /** The statement that raises a school's shared counter, alone or as a common table of a write. */
-export const raiseSchoolVersion = (schoolId: string): SQL => sql`
+export const raiseSchoolVersion = (schoolId: string | Placeholder): SQL => sql`
   insert into ${schoolDataVersions} (school_id, version) values (${schoolId}::uuid, 1)
   on conflict (school_id) do update set version = ${schoolDataVersions}.version + 1, changed_at = now()`;
 
