@@ -180,8 +180,7 @@ async function pipelined(client: PipelinedClient, send: () => Array<Promise<unkn
 
 export async function executePrepared(db: Db, query: SQL): Promise<{ rows: unknown[] }> {
   const built = dialect.sqlToQuery(query);
-  const prepared = db._.session.prepareQuery(built, undefined, nameOf(built.sql), false);
-  return (await prepared.execute()) as { rows: unknown[] };
+  return runBuilt(db, built, built.params);
 }
 
 /** A node-postgres client, as far as sending queries in pipeline mode needs it. */
@@ -319,6 +318,9 @@ export function memoByShape<S extends { [F in keyof S]: boolean }, T>(build: (sh
   };
 }
 
+/** A placeholder for every name a builder asks for, named as asked (`statement`, `writeStatement`). */
+const placeholdersByName = <K extends string>() => new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) });
+
 /**
  * A statement whose SQL is assembled ONCE, with named placeholders, and run with values: on a hot
  * route the query builder's assembly of a long statement was about a tenth of the request's CPU
@@ -341,8 +343,7 @@ export function statement<K extends string>(
   let built: { query: Query; name: string | undefined } | undefined;
   const assembled = () => {
     if (!built) {
-      const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) });
-      const query = dialect.sqlToQuery(build(placeholders));
+      const query = dialect.sqlToQuery(build(placeholdersByName<K>()));
       built = { query, name: planEachRun ? undefined : nameOf(query.sql) };
     }
     return built;
@@ -372,7 +373,7 @@ export function writeStatement<K extends string>(build: (p: Record<K, Placeholde
   runAndCommit(tx: Db, values: Record<K, unknown>): Promise<{ rows: unknown[] }>;
 } {
   let built: Query | undefined;
-  const assembled = () => (built ??= dialect.sqlToQuery(build(new Proxy({} as Record<K, Placeholder>, { get: (_target, key) => sql.placeholder(String(key)) }))));
+  const assembled = () => (built ??= dialect.sqlToQuery(build(placeholdersByName<K>())));
   return {
     run: (db, values) => {
       const query = assembled();
