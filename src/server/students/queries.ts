@@ -178,7 +178,8 @@ interface ListShape {
   /**
    * the text looked up has a digit (an admission number, most likely): the same statement under its
    * own name, so PostgreSQL may keep one plan for it, the trigram index's, right for a text that
-   * few names contain; a lookup without one is planned for its pattern each time (decision 0057)
+   * few names contain; a lookup without one is planned for its pattern each time (decision 0057).
+   * Its few students are found before they are sorted (decision 0087).
    */
   qHasDigit: boolean;
 }
@@ -207,13 +208,22 @@ const CREATED_AT_ISO = sql.raw(`to_char(s.created_at at time zone 'UTC', 'YYYY-M
  * the page as a subquery instead, a generic plan guessed a tenth of the school for the limit and
  * read every student.
  *
+ * A lookup by a text with a digit collects its students first (a materialized CTE) and sorts only
+ * them: cut straight off `order by … limit`, its generic plan walked the school's class-order index
+ * testing every name, expecting a match early, and read the whole school for the one student whose
+ * admission number it is (decision 0087).
+ *
  * The fields, their order and formats are those of `studentDto` (`toStudentDto`): students.test.ts
  * compares a listed row with the student's own answer, field by field and in order.
  */
 const pageStatement = memoByShape((shape: ListShape) =>
   statement<ListValue>((p) => {
     const { from, where, placed } = studentListScope(shape, p);
-    const order = sql`${classOrderSql(sql`${placed}.class_name`)}, ${placed}.section, ${placed}.roll_number, s.name`;
+    const orderOf = (t: SQL, name: SQL) => sql`${classOrderSql(sql`${t}.class_name`)}, ${t}.section, ${t}.roll_number, ${name}`;
+    const pageIds = shape.qHasDigit
+      ? sql`with found as materialized (select s.id, ${placed}.class_name, ${placed}.section, ${placed}.roll_number, s.name ${from} ${where})
+            select found.id from found order by ${orderOf(sql.raw('found'), sql.raw('found.name'))} limit ${p.limit} offset ${p.offset}`
+      : sql`select s.id ${from} ${where} order by ${orderOf(placed, sql.raw('s.name'))} limit ${p.limit} offset ${p.offset}`;
     const seat = shape.session
       ? sql`join student_enrollments e on e.school_id = s.school_id and e.student_id = s.id and e.session_id = ${p.sessionId}
             left join class_fee_structures f on f.school_id = s.school_id and f.class_name = e.class_name and f.academic_year = ${p.sessionName}`
@@ -224,7 +234,7 @@ const pageStatement = memoByShape((shape: ListShape) =>
       select coalesce(json_agg(x.j order by x.n), '[]'::json)::text as json, count(*)::int as n
       from (
         select page.n, row_to_json(r) as j
-        from unnest(array(select s.id ${from} ${where} order by ${order} limit ${p.limit} offset ${p.offset})) with ordinality page(id, n)
+        from unnest(array(${pageIds})) with ordinality page(id, n)
         join students s on s.school_id = ${p.schoolId} and s.id = page.id
         ${seat}
         cross join lateral (
