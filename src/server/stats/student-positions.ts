@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { monthBounds, previousMonthKey } from '../../domain/reports';
 import type { Db } from '../db/client';
 import { pgCode } from '../lib/pg-errors';
-import { executeAndCommit, executePrepared, inPipelinedTransaction } from '../lib/prepared';
+import { executeAndCommit, executePrepared, GENERIC_PLANS, inPipelinedTransaction } from '../lib/prepared';
 import { rupeeStringSql } from '../lib/sql-money';
 import { rowsOf } from '../lib/sql-rows';
 import { classRank, isIncome } from '../reports/sql';
@@ -218,7 +218,16 @@ const REBUILD_OVER = 10_000;
 /** The advisory lock that lets one reader at a time bring a school's rows up to date. */
 const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions-school:${schoolId}`}, 0)`;
 /** A reader's statement that waits for that lock (the keeper tries it instead, `catchUp`). */
-const waitForLock = (schoolId: string) => sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked`;
+const waitForLock = (schoolId: string, settings?: SQL) => sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked${settings ? sql`, ${settings}` : sql``}`;
+
+/**
+ * Set by the first statement of every catch-up of marked students: the statements that move their
+ * rows run their generic plans. Under PostgreSQL's own choice ('auto') `addRows`, 16 KB of SQL, was
+ * planned for its values on each connection's first five runs at least, 5-25 ms each against 1 ms to
+ * run it (decision 0088); the students it moves come from a setting, which no plan sees, and every
+ * other condition is an equality on the school.
+ */
+const CATCH_UP_PLANS = GENERIC_PLANS;
 
 /** The mark a change to the school's sessions leaves (migration 0037): every row is rebuilt. */
 export const WHOLE_SCHOOL = '00000000-0000-0000-0000-000000000000';
@@ -385,7 +394,11 @@ async function catchUp(
         // the totals lose what the students' rows were and gain what they are now: two statements,
         // so the new rows are written once the old ones are gone; the second carries the COMMIT and
         // returns the totals as they now are
-        const [, moved] = await Promise.all([executePrepared(tx, removeRows(schoolId, ids)), executeAndCommit(tx, addRows(schoolId, month, ids))]);
+        const [, , moved] = await Promise.all([
+          executePrepared(tx, sql`select ${CATCH_UP_PLANS}`),
+          executePrepared(tx, removeRows(schoolId, ids)),
+          executeAndCommit(tx, addRows(schoolId, month, ids)),
+        ]);
         return { rebuilt: false, totals: totalsOfRow(rowsOf<Record<string, unknown>>(moved)[0]) };
       }
       // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
@@ -422,6 +435,9 @@ const LOCKED_SETTING = 'ledger.positions_locked';
  * still to do. Before, the dashboard's cards read first and caught up in a second transaction: two
  * checkouts of a pooled connection, each a wait in the pool's queue under a load.
  *
+ * Every statement, `read` too, runs its generic plan (`CATCH_UP_PLANS`): `read` must be a statement
+ * whose conditions are equalities on the school, or ranges taken from rows it reads, not from values.
+ *
  * Marks a writer commits after the first statement looked are left for the next reader (the lock
  * was not taken, so none is taken): that write was not done when this read began.
  */
@@ -431,7 +447,7 @@ export async function readAfterCatchUp(db: Db, schoolId: string, month: string, 
       executePrepared(
         tx,
         sql`select set_config(${LOCKED_SETTING}, (case when exists (select 1 from student_position_marks where school_id = ${schoolId})
-              then pg_advisory_xact_lock(${positionsLockKey(schoolId)}) is not null else false end)::text, true) as locked`,
+              then pg_advisory_xact_lock(${positionsLockKey(schoolId)}) is not null else false end)::text, true) as locked, ${CATCH_UP_PLANS}`,
       ),
       executePrepared(tx, takeMarksSql(schoolId, month, sql.raw(`current_setting('${LOCKED_SETTING}') = 'true'`))),
       executePrepared(tx, removeRows(schoolId, takenIds)),
@@ -455,7 +471,7 @@ export async function readAfterCatchUp(db: Db, schoolId: string, month: string, 
 async function catchUpMarked(db: Db, schoolId: string, month: string): Promise<PositionTotals | null> {
   return inPipelinedTransaction(db, async (tx) => {
     const [, taken, , added] = await Promise.all([
-      executePrepared(tx, waitForLock(schoolId)),
+      executePrepared(tx, waitForLock(schoolId, CATCH_UP_PLANS)),
       executePrepared(tx, takeMarksSql(schoolId, month)),
       executePrepared(tx, removeRows(schoolId, takenIds)),
       executeAndCommit(tx, addRows(schoolId, month, takenIds)),
