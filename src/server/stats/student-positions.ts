@@ -221,11 +221,12 @@ const positionsLockKey = (schoolId: string) => sql`hashtextextended(${`positions
 const waitForLock = (schoolId: string, settings?: SQL) => sql`select pg_advisory_xact_lock(${positionsLockKey(schoolId)}), true as locked${settings ? sql`, ${settings}` : sql``}`;
 
 /**
- * Set by the first statement of every catch-up of marked students: the statements that move their
- * rows run their generic plans. Under PostgreSQL's own choice ('auto') `addRows`, 16 KB of SQL, was
- * planned for its values on each connection's first five runs at least, 5-25 ms each against 1 ms to
- * run it (decision 0088); the students it moves come from a setting, which no plan sees, and every
- * other condition is an equality on the school.
+ * Set by the first statement of each one-trip catch-up of marked students (`catchUpMarked`,
+ * `readAfterCatchUp`): the statements that move their rows run their generic plans. Under
+ * PostgreSQL's own choice ('auto') `addRows`, 16 KB of SQL, was planned for its values on each
+ * connection's first five runs at least, 5-25 ms each against 1 ms to run it (decision 0088); the
+ * students it moves come from a setting, which no plan sees, and every other condition is an
+ * equality on the school.
  */
 const CATCH_UP_PLANS = GENERIC_PLANS;
 
@@ -394,11 +395,9 @@ async function catchUp(
         // the totals lose what the students' rows were and gain what they are now: two statements,
         // so the new rows are written once the old ones are gone; the second carries the COMMIT and
         // returns the totals as they now are
-        const [, , moved] = await Promise.all([
-          executePrepared(tx, sql`select ${CATCH_UP_PLANS}`),
-          executePrepared(tx, removeRows(schoolId, ids)),
-          executeAndCommit(tx, addRows(schoolId, month, ids)),
-        ]);
+        // (planned for these students each time: unlike the one-trip catch-ups, the ids are values
+        // the plan sees, a few or thousands, on a path that runs seldom)
+        const [, moved] = await Promise.all([executePrepared(tx, removeRows(schoolId, ids)), executeAndCommit(tx, addRows(schoolId, month, ids))]);
         return { rebuilt: false, totals: totalsOfRow(rowsOf<Record<string, unknown>>(moved)[0]) };
       }
       // the whole school: its per-student sums hashed in memory (a school's 68,000 receipts' groups do not
