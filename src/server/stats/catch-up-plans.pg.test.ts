@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRupees } from '../../domain/money';
-import { rowsOf } from '../lib/sql-rows';
 import { openTestDatabase, type signUpSchool, type TestContext } from '../test/harness';
+import { plansOf } from '../test/prepared-plans';
 import { class5School } from '../test/statement-log';
 import { ensurePositions } from './student-positions';
 
@@ -43,21 +42,14 @@ async function payAMonth(studentId: string) {
 }
 
 /** The plans PostgreSQL made for the prepared statement that writes the students' rows. */
-async function rowWriterPlans() {
-  const [plans] = rowsOf<{ generic: number; custom: number; statements: number }>(
-    await ctx.database.db.execute(sql`
-      select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom, count(*)::int as statements
-      from pg_prepared_statements where statement like '%insert into student_positions%'`),
-  );
-  return plans;
-}
+const rowWriterPlans = () => plansOf(ctx.database.db, { like: ['%insert into student_positions%'] });
 
 describe('the catch-up after a payment', () => {
   it('is never planned for its values, and every read after a payment shows it', async () => {
     // the first read builds the school's rows
     let pending = await pendingOnCards();
     expect(pending).toBeGreaterThan(0);
-    const before = (await rowWriterPlans())!;
+    const before = await rowWriterPlans();
 
     // the cards' read after each payment (readAfterCatchUp)
     for (let k = 0; k < 7; k++) {
@@ -77,7 +69,7 @@ describe('the catch-up after a payment', () => {
 
     // one statement, the same in both catch-ups, run fifteen times more on its one plan (the cards'
     // read runs it each time, moving no one when no one is marked)
-    const after = (await rowWriterPlans())!;
+    const after = await rowWriterPlans();
     expect({ generic: after.generic - before.generic, custom: after.custom - before.custom, statements: after.statements }).toEqual({ generic: 15, custom: 0, statements: 1 });
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLASS5_2025, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import { plansOf } from '../test/prepared-plans';
 
 /**
  * Decision 0079: a lookup whose text has a digit (an admission number) always runs its statement's
@@ -28,17 +29,6 @@ async function schoolOfTwelve(prefix: string, digits = 1) {
   return { school, db };
 }
 
-/** The generic and custom plans PostgreSQL made for the prepared statements whose text is `like` every pattern and `notLike` none. */
-async function plansOf(db: TestContext['database']['db'], { like, notLike = [] }: { like: string[]; notLike?: string[] }) {
-  const conditions = [...like.map((p) => sql`statement like ${p}`), ...notLike.map((p) => sql`statement not like ${p}`)];
-  const [plans] = rowsOf<{ generic: number; custom: number }>(
-    await db.execute(sql`
-      select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
-      from pg_prepared_statements where ${sql.join(conditions, sql` and `)}`),
-  );
-  return plans;
-}
-
 describe('the lookup by admission number', () => {
   it('is never planned for its values, and finds the student each time', async () => {
     const { school, db } = await schoolOfTwelve('Plan Check');
@@ -52,7 +42,7 @@ describe('the lookup by admission number', () => {
       const found = await school.api.get(`/api/students?q=${encodeURIComponent(admission_number)}`);
       expect(found.json().map((s: { name: string }) => s.name)).toEqual([name]);
     }
-    expect(await plansOf(db, { like: ['%lower(s.admission_number) = lower(%', '%limit%'] })).toEqual({ generic: 8, custom: 0 });
+    expect(await plansOf(db, { like: ['%lower(s.admission_number) = lower(%', '%limit%'] })).toEqual({ generic: 8, custom: 0, statements: 1 });
   });
 });
 
@@ -73,7 +63,7 @@ describe('the students page', () => {
       expect(page.json().map((s: { name: string; rollNumber: number }) => `${s.rollNumber} ${s.name}`)).toEqual(all.slice(offset, offset + 3));
     }
     // the first list (limit 100) and the eight pages: one statement, nine runs, each on the generic plan
-    expect(await plansOf(db, { like: ['%array_position(%', '%limit $%'], notLike: ['%ilike%'] })).toEqual({ generic: 9, custom: 0 });
+    expect(await plansOf(db, { like: ['%array_position(%', '%limit $%'], notLike: ['%ilike%'] })).toEqual({ generic: 9, custom: 0, statements: 1 });
   });
 });
 
@@ -106,9 +96,9 @@ describe("a named session's students page", () => {
     const fifth = lines(await school.api.get(`/api/students?limit=100&academicYear=${session.name}&class=Class%205`));
     expect(fifth).toEqual(all.slice(0, 6));
     const enrolled = ['%array_position(%', '%student_enrollments e%', '%limit $%'];
-    expect(await plansOf(db, { like: [...enrolled, '%e.class_name = $%'], notLike: ['%ilike%'] })).toEqual({ generic: 1, custom: 0 });
+    expect(await plansOf(db, { like: [...enrolled, '%e.class_name = $%'], notLike: ['%ilike%'] })).toEqual({ generic: 1, custom: 0, statements: 1 });
     // the eleven lists across classes: never a named statement with a plan kept for every school
-    expect(await plansOf(db, { like: enrolled, notLike: ['%ilike%', '%e.class_name = $%'] })).toEqual({ generic: 0, custom: 0 });
+    expect(await plansOf(db, { like: enrolled, notLike: ['%ilike%', '%e.class_name = $%'] })).toEqual({ generic: 0, custom: 0, statements: 0 });
     const [index] = rowsOf<{ indexdef: string }>(
       await db.execute(sql`select indexdef from pg_indexes where indexname = 'student_enrollments_school_session_class_order_idx'`),
     );
