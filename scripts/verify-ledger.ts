@@ -1,8 +1,9 @@
 /**
  * npm run verify-ledger [--school <id>] — recomputes every running balance (decision 0041) from the
  * receipts on the configured database (DATA_DIR's embedded database, or DATABASE_URL) and compares
- * with the stored rows, and the whole-school rows (decision 0058) with a build from scratch. Prints
- * each difference and exits 1 if there is any.
+ * with the stored rows, the whole-school rows (decision 0058) with a build from scratch, and each
+ * day's income per head (decision 0089) with the lines. Prints each difference and exits 1 if there
+ * is any.
  */
 import { loadConfig } from '../src/server/config';
 import { openAppDatabase } from '../src/server/db/client';

@@ -7,8 +7,9 @@ import { verifySchoolPositions } from '../stats/student-positions';
 
 /**
  * verify-ledger's comparison (decision 0041): recompute every running balance of a school from the
- * ledger and compare with the stored rows, field by field, and the school's whole-school rows
- * (decision 0058) with a build from scratch. A row missing on either side is a difference too. The
+ * ledger and compare with the stored rows, field by field, the school's whole-school rows
+ * (decision 0058) with a build from scratch, and each day's income per head (decision 0089) with the
+ * lines. A row missing on either side is a difference too. The
  * property test and `npm run verify-ledger` both call this.
  */
 export interface BalanceDifference {
@@ -82,7 +83,41 @@ export async function verifySchoolBalances(db: Db, schoolId: string): Promise<{ 
     positionRows = positions.rows;
     differences.push(...positions.differences.map((d) => ({ ...d, sessionId: null, field: `positions.${d.field}` })));
   }
-  return { rows: recomputedSessions.size + recomputedStudents.size + positionRows, differences };
+  const income = await verifyIncomeDays(db, schoolId);
+  differences.push(...income.differences);
+  return { rows: recomputedSessions.size + recomputedStudents.size + positionRows + income.rows, differences };
+}
+
+/**
+ * Each day's income per head (decision 0089), summed over its slots, against the same sums over the
+ * ledger's lines: live, not opening entries, and the part on receipts of mode credit. A day and head
+ * with nothing on either side is not a row; a difference names the day and head in its field.
+ */
+async function verifyIncomeDays(db: Db, schoolId: string): Promise<{ rows: number; differences: BalanceDifference[] }> {
+  const rows = rowsOf<{ paid_on: string; head: string; stored: string | null; recomputed: string | null; stored_credit: string | null; recomputed_credit: string | null; same: boolean }>(
+    await db.execute(sql`
+      with stored as (
+        select paid_on, head, sum(amount_paise) as amount, sum(credit_paise) as credit from income_days
+        where school_id = ${schoolId} group by paid_on, head having sum(amount_paise) <> 0 or sum(credit_paise) <> 0
+      ),
+      recomputed as (
+        select l.paid_on, l.head, sum(l.amount_paise) as amount, coalesce(sum(l.amount_paise) filter (where r.payment_mode = 'credit'), 0) as credit
+        from receipt_lines l join receipts r on r.id = l.receipt_id and r.school_id = l.school_id
+        where l.school_id = ${schoolId} and r.status = 'live' and r.source <> 'opening'
+        group by l.paid_on, l.head
+      )
+      select coalesce(s.paid_on, c.paid_on)::text as paid_on, coalesce(s.head, c.head) as head,
+             s.amount::text as stored, c.amount::text as recomputed, s.credit::text as stored_credit, c.credit::text as recomputed_credit,
+             (s.amount = c.amount and s.credit = c.credit) is true as same
+      from stored s full join recomputed c on c.paid_on = s.paid_on and c.head = s.head`),
+  );
+  const differences: BalanceDifference[] = [];
+  for (const r of rows.filter((x) => !x.same)) {
+    const where = { schoolId, studentId: '(school)', sessionId: null, field: `income.${r.paid_on}.${r.head}` };
+    if (r.stored !== r.recomputed) differences.push({ ...where, stored: r.stored ?? '(missing)', recomputed: r.recomputed ?? '(missing)' });
+    if (r.stored_credit !== r.recomputed_credit) differences.push({ ...where, field: `${where.field}.credit`, stored: r.stored_credit ?? '(missing)', recomputed: r.recomputed_credit ?? '(missing)' });
+  }
+  return { rows: rows.length, differences };
 }
 
 /** Every school (or the ones named), one after another: what `npm run verify-ledger` and the bench's per-scenario row report. */

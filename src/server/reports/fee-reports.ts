@@ -9,7 +9,7 @@ import { finesOfMany } from '../policy/fines-of-many';
 import { grantedInMonth, monthStep, recordedIn, sessionPositionsCte } from '../stats/positions';
 import { ensurePositions, storedPositionsCte } from '../stats/student-positions';
 import { horizonOf, money, num, percentText, reportSession, sessionContaining, type ReportContext } from './report-context';
-import { classRank, isIncome, isOpeningEntry } from './sql';
+import { classRank, incomeDaysIn, isOpeningEntry } from './sql';
 import { rupeeStringSql } from '../lib/sql-money';
 import { latin1Json, withRowsText } from './document-text';
 import { rowsTable } from '../lib/sql-sets';
@@ -70,10 +70,10 @@ export async function monthlyReport(ctx: ReportContext, { month }: { month: stri
     : [];
   const [heads, spent] = await Promise.all([
     db.execute(sql`
-      select l.head, sum(l.amount_paise)::text as amount
-      from receipt_lines l
-      where l.school_id = ${schoolId} and l.paid_on between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date and ${isIncome(schoolId)}
-      group by l.head`),
+      select d.head, sum(d.amount_paise)::text as amount
+      from ${incomeDaysIn(schoolId, from, sql`(${from}::date + interval '1 month' - interval '1 day')::date`)}
+      group by d.head
+      having sum(d.amount_paise) <> 0`),
     db.execute(sql`
       select category, sum(amount_paise)::text as amount from expenses
       where school_id = ${schoolId} and deleted_at is null and expense_date between ${from}::date and (${from}::date + interval '1 month' - interval '1 day')::date
@@ -372,8 +372,7 @@ export async function sessionReport(ctx: ReportContext, { academicYear }: { acad
       select
         (select coalesce(sum(amount_paise), 0) from expenses where school_id = ${schoolId} and deleted_at is null
            and expense_date between ${session.startDate}::date and ${session.endDate}::date)::text as expenses,
-        (select coalesce(sum(l.amount_paise), 0) from receipt_lines l
-           where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isIncome(schoolId)})::text as income,
+        (select coalesce(sum(d.amount_paise), 0) from ${incomeDaysIn(schoolId, session.startDate, session.endDate)})::text as income,
         (select coalesce(sum(monthly_outstanding_paise + yearly_outstanding_paise), 0) from student_previous_balances
            where school_id = ${schoolId} and session_id = ${session.id}::uuid)::text as carried_out,
         (select count(*) from student_previous_balances where school_id = ${schoolId} and session_id = ${session.id}::uuid)::int as carried_students,

@@ -6,7 +6,7 @@ import { sessionMonths } from '../../domain/sessions';
 import { formatDateIN } from '../../domain/dates';
 import { rowsOf } from '../lib/sql-rows';
 import { money, num, reportSession, type ReportContext } from './report-context';
-import { isIncome } from './sql';
+import { incomeDaysIn } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -19,9 +19,8 @@ export async function incomeExpenseReport(ctx: ReportContext, { academicYear }: 
     db.execute(sql`
       with months as (select unnest(${`{${keys.join(',')}}`}::text[]) as key),
       income as (
-        select to_char(l.paid_on, 'YYYY-MM') as key, sum(l.amount_paise) as amount
-        from receipt_lines l
-        where l.school_id = ${schoolId} and l.paid_on between ${session.startDate}::date and ${session.endDate}::date and ${isIncome(schoolId)}
+        select to_char(d.paid_on, 'YYYY-MM') as key, sum(d.amount_paise) as amount
+        from ${incomeDaysIn(schoolId, session.startDate, session.endDate)}
         group by 1
       ),
       spent as (

@@ -18,6 +18,15 @@ export const isLive = (schoolId: string, alias = 'l'): SQL =>
 export const isIncome = (schoolId: string, alias = 'l'): SQL =>
   sql`not exists (select 1 from receipts rc where rc.school_id = ${schoolId} and (rc.status = 'cancelled' or rc.source = 'opening') and rc.id = ${sql.raw(alias)}.receipt_id)`;
 
+/**
+ * The days of a period in `income_days` (decision 0089), as `d`: each day's income per head (lines
+ * that `isIncome` counts) and the part paid from credit, kept by the database with the ledger. Sum
+ * `d.amount_paise` (or `d.credit_paise`) for a period's income: a year is a few thousand rows where the
+ * lines are millions. `to` may be an expression (a month's last day).
+ */
+export const incomeDaysIn = (schoolId: string, from: string, to: string | SQL): SQL =>
+  sql`income_days d where d.school_id = ${schoolId} and d.paid_on between ${from}::date and ${typeof to === 'string' ? sql`${to}::date` : to}`;
+
 /** Live lines of opening receipts: the months paid before go-live, shown apart from income. */
 export const isOpeningEntry = (schoolId: string, alias = 'l'): SQL =>
   sql`exists (select 1 from receipts rc where rc.school_id = ${schoolId} and rc.status = 'live' and rc.source = 'opening' and rc.id = ${sql.raw(alias)}.receipt_id)`;

@@ -157,3 +157,29 @@ export const passouts = pgTable(
     index('passouts_school_year_idx').on(t.schoolId, t.graduationYear),
   ],
 );
+
+/**
+ * Income of each day per head (decision 0089): what the live receipt lines of a day add up to, for
+ * the lines that are income (ruling 2, decision 0027: not of a cancelled receipt, not an opening
+ * entry), and the part of it paid from students' credit (receipts of mode credit, ruling 27). The
+ * financial report's totals sum these rows for its period instead of every line of the period.
+ *
+ * Kept by database triggers (migration 0043), not by the writers: a line's insert adds it, a
+ * receipt's cancellation takes its lines back out. Lines never change (migration 0004), so the sums
+ * are exact. A day's head is spread over `slot`s (the student's id hashed to 0–15), so two clerks
+ * taking fees at once seldom wait for the same row; readers sum the slots. verify-ledger recomputes
+ * every day from the lines.
+ */
+export const incomeDays = pgTable(
+  'income_days',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id, { onDelete: 'cascade' }),
+    paidOn: date('paid_on', { mode: 'string' }).notNull(),
+    head: text('head', { enum: FEE_HEADS }).notNull(),
+    slot: smallint('slot').notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    /** of `amount_paise`, what receipts of mode credit paid */
+    creditPaise: bigint('credit_paise', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.paidOn, t.head, t.slot] })],
+);
