@@ -194,6 +194,6 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const verified = await Promise.all([...generated, big].map((g) => verifySchoolBalances(ctx.db, g.schoolId)));
   const differences = verified.reduce((n, v) => n + v.differences.length, 0);
   const checked = verified.reduce((n, v) => n + v.rows, 0);
-  rows.push({ name: 'mixed load: ledger verified after', target: '0 differences', measured: differences, unit: 'differences', met: differences === 0, note: `${checked} balance and position rows of ${verified.length} schools recomputed` });
+  rows.push({ name: 'mixed load: ledger verified after', target: '0 differences', measured: differences, unit: 'differences', met: differences === 0, note: `${checked} balance, position and income rows of ${verified.length} schools recomputed` });
   return rows;
 }

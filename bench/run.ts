@@ -254,7 +254,7 @@ async function ledgerVerified(scenario: string): Promise<BenchRow> {
     measured: differences.length,
     unit: 'differences',
     met: differences.length === 0,
-    note: `${rows.toLocaleString('en-IN')} balance and position rows of ${schools} schools recomputed in ${Math.round((performance.now() - started) / 1000)} s`,
+    note: `${rows.toLocaleString('en-IN')} balance, position and income rows of ${schools} schools recomputed in ${Math.round((performance.now() - started) / 1000)} s`,
   };
 }
 

@@ -29,7 +29,7 @@ try {
     console.error(`verify-ledger: ${differences.length} difference(s) in ${schools} school(s).`);
     process.exitCode = 1;
   } else {
-    console.log(`verify-ledger: ${rows} balance and position rows of ${schools} school(s) equal the ledger.`);
+    console.log(`verify-ledger: ${rows} balance, position and income rows of ${schools} school(s) equal the ledger.`);
   }
 } finally {
   await database.close();

@@ -9,8 +9,8 @@ import { verifySchoolPositions } from '../stats/student-positions';
  * verify-ledger's comparison (decision 0041): recompute every running balance of a school from the
  * ledger and compare with the stored rows, field by field, the school's whole-school rows
  * (decision 0058) with a build from scratch, and each day's income per head (decision 0089) with the
- * lines. A row missing on either side is a difference too. The
- * property test and `npm run verify-ledger` both call this.
+ * lines. A row missing on either side is a difference too. The property test and
+ * `npm run verify-ledger` both call this.
  */
 export interface BalanceDifference {
   schoolId: string;
