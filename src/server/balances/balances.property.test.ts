@@ -12,9 +12,10 @@ import { verifySchoolBalances } from './verify';
 /**
  * Decision 0041: the running balances are kept by every write. Random sequences of the writes a
  * school makes, through the real endpoints (monthly and yearly saves, Record Fee Payment, previous
- * balances, cancellations, fee-structure edits, student class and bus-fee edits, opening arrears,
- * promotion, discharge and the start of the next session), must leave the stored rows equal to a
- * recomputation from the ledger, and stats, pending fees and fee status agreeing to the paisa.
+ * balances, cancellations, fee-structure edits, student class and bus-fee edits, opening arrears
+ * and months paid before go-live, promotion, discharge and the start of the next session), must
+ * leave the stored rows and each day's income (decision 0089) equal to a recomputation from the
+ * ledger, and stats, pending fees and fee status agreeing to the paisa.
  * A refused request (4xx) is part of the game: it must leave nothing behind.
  */
 
@@ -38,6 +39,8 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('structure' as const), c: fc.integer({ min: 0, max: 1 }), y: fc.integer({ min: 0, max: 1 }), tuition: fc.constantFrom(500, 1000, 1750.5) }),
   fc.record({ kind: fc.constant('student' as const), s: who, c: fc.integer({ min: 0, max: 1 }), bus: fc.constantFrom(0, 300, 450.5) }),
   fc.record({ kind: fc.constant('opening' as const), s: who, amount: fc.integer({ min: 1, max: 5000 }) }),
+  // months paid before go-live: a receipt whose lines settle dues but are not income (decision 0089)
+  fc.record({ kind: fc.constant('openingMonths' as const), s: who, m: fc.integer({ min: 4, max: 9 }) }),
   fc.record({ kind: fc.constant('promote' as const), s: who }),
   fc.record({ kind: fc.constant('discharge' as const), s: who }),
   fc.record({ kind: fc.constant('rollover' as const) }),
@@ -113,6 +116,9 @@ describe('running balances under random writes', () => {
             }
             case 'opening':
               res = await api.post('/api/opening-balances', { studentId: ids[o.s], amounts: { tuition: String(o.amount) } });
+              break;
+            case 'openingMonths':
+              res = await api.post('/api/opening-balances', { studentId: ids[o.s], paidMonths: [`2025-0${o.m}`] });
               break;
             case 'promote': {
               const before = (await api.get(`/api/students/${ids[o.s]}`)).json();
