@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
 import { rowsOf } from '../lib/sql-rows';
-import { CLASS5_2025, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { openTestDatabase, signUpSchool, type TestContext } from '../test/harness';
+import { class5School } from '../test/statement-log';
 
 /**
  * Each day's income per head (decision 0089), kept by the database as receipts are written and
@@ -20,14 +20,9 @@ let ids: string[];
 const DAY = '2025-11-15';
 
 beforeAll(async () => {
-  ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z') });
-  school = await signUpSchool(ctx);
-  other = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
   const people = ['Kabir Lone', 'Zoya Mir', 'Meher Dar', 'Ishaan Rao', 'Tara Sen', 'Vivaan Das', 'Anaya Roy', 'Reyansh Jha', 'Saanvi Kaul'];
-  ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: people.map((name) => ({ name, className: 'Class 5' })) })).map((s) => s.id);
+  ({ ctx, school, ids } = await class5School(await openTestDatabase(), people, { busFee: 0 }));
+  other = await signUpSchool(ctx);
 });
 afterAll(() => ctx.close());
 

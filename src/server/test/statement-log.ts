@@ -4,15 +4,16 @@ import { createTestApp, openTestDatabase, signUpSchool, type TestContext } from 
 
 /**
  * The school of the round-trip tests (issue 14): an app on `database` with the clock at 15 Nov 2025,
- * and a school of the 2025-2026 session with Class 5's fees and the named students in Class 5 (₹500 bus).
+ * and a school of the 2025-2026 session with Class 5's fees and the named students in Class 5 (₹500 bus
+ * unless `busFee` says otherwise).
  */
-export async function class5School(database: Database, names: readonly string[]) {
+export async function class5School(database: Database, names: readonly string[], { busFee = 500 }: { busFee?: number } = {}) {
   const ctx: TestContext = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z'), database });
   const school = await signUpSchool(ctx);
   const db = ctx.database.db;
   const session = await seedSession(db, { schoolId: school.schoolId });
   await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  const people = names.map((name) => ({ name, className: 'Class 5', busFee: 500 }));
+  const people = names.map((name) => ({ name, className: 'Class 5', busFee }));
   const ids = (await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people })).map((s) => s.id);
   return { ctx, school, sessionId: session.id, ids };
 }
