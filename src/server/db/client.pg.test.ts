@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { executePrepared } from '../lib/prepared';
 import { rowsOf } from '../lib/sql-rows';
 import { openTestDatabase } from '../test/harness';
 import { boundedReadsBeside, openAppDatabase, type Database } from './client';
@@ -41,6 +42,36 @@ describe('the app’s pool (decision 0076)', () => {
       expect(answers).toHaveLength(8);
       expect(new Set(answers).size).toBe(3);
     } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('idle connections (decision 0090)', () => {
+  it('are kept past node-postgres’ 10 s of idleness, with the statements PostgreSQL planned on them, in both pools', async () => {
+    // node-postgres closes an idle connection on a timer: fake the timers, not the sockets
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const app = await openAppDatabase({ databaseUrl: process.env.DATABASE_URL!, databasePoolSize: 1, dataDir: 'unused' }, { migrate: false });
+    const reports = boundedReadsBeside(app.db, { max: 1, statementTimeoutMs: 60_000 });
+    try {
+      for (const db of [app.db, reports.db]) {
+        const read = async () =>
+          rowsOf<{ pid: number; kept: number }>(
+            // the statement counts itself among the connection's named statements ('kept_on_idle' is in its text)
+            await executePrepared(db, sql`select pg_backend_pid() as pid, (select count(*)::int from pg_prepared_statements where statement like '%kept_on_idle%') as kept`),
+          )[0]!;
+        const first = await read();
+        // a clerk's pause between two clicks
+        vi.advanceTimersByTime(30_000);
+        await new Promise((resolve) => setImmediate(resolve));
+        const later = await read();
+        expect(later.pid).toBe(first.pid);
+        // the statement PostgreSQL parsed on the first read is still there for the second
+        expect(later.kept).toBe(1);
+      }
+    } finally {
+      vi.useRealTimers();
+      await reports.close();
       await app.close();
     }
   });

@@ -66,11 +66,29 @@ export async function openPglite(
 export const SESSION_SETTINGS = '-c jit=off';
 
 /**
+ * What every pool of the app keeps: its connections, once opened, for as long as the process runs.
+ * node-postgres closes a connection idle for 10 s by default, and with it every statement PostgreSQL
+ * had parsed and planned on it (decision 0042): at a quiet counter, where a clerk clicks every quarter
+ * of a minute, each click opened a connection and planned its screen's statements again, 24–40 ms
+ * where the same screen takes 7–12 ms on a kept connection (decision 0090). TCP keepalive from a
+ * minute of quiet keeps a firewall or NAT between the app and PostgreSQL from forgetting the
+ * connection, and finds one that has died; an idle connection the server closes is replaced on the
+ * next query. Idle connections do not hold a script (or a test) open once its work is done.
+ */
+const POOL_SETTINGS = {
+  options: SESSION_SETTINGS,
+  idleTimeoutMillis: 0,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 60_000,
+  allowExitOnIdle: true,
+} satisfies pg.PoolConfig;
+
+/**
  * `max`: the pool's connections (`openAppDatabase` gives DATABASE_POOL_SIZE, decision 0076; 20 when not given).
  * `logger`: sees every statement the handle sends (tests count round trips with it).
  */
 export async function openPostgres(url: string, options: { max?: number | undefined; logger?: Logger } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, options: SESSION_SETTINGS });
+  const pool = new pg.Pool({ ...POOL_SETTINGS, connectionString: url, max: options.max ?? 20 });
   // an idle connection the server closes (a restart, a dropped database) is replaced on the next
   // query; without a listener node-postgres would raise it as an uncaught error and stop the app
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
@@ -100,7 +118,7 @@ export interface BoundedReads {
 export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: number; statementTimeoutMs: number }): BoundedReads {
   const url = pooledUrls.get(db);
   if (!url) return { db, close: async () => {} };
-  const pool = new pg.Pool({ connectionString: url, max, statement_timeout: statementTimeoutMs, options: SESSION_SETTINGS });
+  const pool = new pg.Pool({ ...POOL_SETTINGS, connectionString: url, max, statement_timeout: statementTimeoutMs });
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection of the report pool: ${error.message}`));
   return { db: drizzlePg(pool, { schema }) as unknown as Db, close: () => pool.end() };
 }
