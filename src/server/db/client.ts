@@ -68,9 +68,9 @@ export const SESSION_SETTINGS = '-c jit=off';
 /**
  * What every pool of the app keeps: its connections, once opened, for as long as the process runs.
  * node-postgres closes a connection idle for 10 s by default, and with it every statement PostgreSQL
- * had parsed and planned on it (decision 0042): at a quiet counter, where a clerk clicks every quarter
- * of a minute, each click opened a connection and planned its screen's statements again, 24–40 ms
- * where the same screen takes 7–12 ms on a kept connection (decision 0090). TCP keepalive from a
+ * had parsed and planned on it (decision 0042): at a quiet counter, the requests after each pause
+ * that found no warm connection opened one and planned their statements again (five at once after
+ * 12 s of quiet: 63–107 ms, against 22–51 ms on kept connections, decision 0090). TCP keepalive from a
  * minute of quiet keeps a firewall or NAT between the app and PostgreSQL from forgetting the
  * connection, and finds one that has died; an idle connection the server closes is replaced on the
  * next query. Idle connections do not hold a script (or a test) open once its work is done.

@@ -9,7 +9,7 @@ import { firstMonthlyFeeRows } from './financial';
 
 /**
  * A database of its own: the plan PostgreSQL picks depends on what the tables hold, here a school of
- * 1,500 students with a year of monthly fees (some 36,000 tuition and bus lines). PostgreSQL only.
+ * 1,500 students with a year of monthly fees (tens of thousands of tuition and bus lines). PostgreSQL only.
  */
 const statements: Array<{ text: string; params: unknown[] }> = [];
 const logger: Logger = { logQuery: (text, params) => void statements.push({ text, params }) };
