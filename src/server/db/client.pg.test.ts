@@ -75,4 +75,22 @@ describe('idle connections (decision 0090)', () => {
       await app.close();
     }
   });
+
+  it('a kept connection that PostgreSQL ends (a restart, an operator) is replaced on the next query, which answers', async () => {
+    const app = await openAppDatabase({ databaseUrl: process.env.DATABASE_URL!, databasePoolSize: 1, dataDir: 'unused' }, { migrate: false });
+    try {
+      const pid = async () => rowsOf<{ pid: number }>(await app.db.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+      const first = await pid();
+      // ended from another connection while it sits idle in the pool
+      await database.db.execute(sql`select pg_terminate_backend(${first})`);
+      for (let i = 0; i < 100 && rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where pid = ${first}`))[0]!.n > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await pid();
+      expect(second).not.toBe(first);
+    } finally {
+      await app.close();
+    }
+  });
 });
