@@ -332,6 +332,37 @@ describe('lists and lookups', () => {
     expect((await other.api.get('/api/students?q=anil')).json()).toEqual([cut]);
   });
 
+  it('a listed student follows every change of their own fields, in any session\'s list (decision 0091)', async () => {
+    const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const added = await add(other, { name: 'Riya "Chhoti" Koul', class: 'Class 3', section: 'B', admissionNumber: 'K\\3' });
+    const listedAs = async (query: string) => {
+      const own = (await other.api.get(`/api/students/${added.id}`)).json();
+      const rows = (await other.api.get(`/api/students?${query}`)).json() as Array<Record<string, unknown>>;
+      expect(rows).toEqual([own]);
+      expect(Object.keys(rows[0]!)).toEqual(Object.keys(own));
+      return own;
+    };
+    expect(await listedAs('q=chhoti')).toMatchObject({ name: 'Riya "Chhoti" Koul', admissionNumber: 'K\\3', aadharNumber: null, monthlyBusFee: '500.00' });
+    // every field of their own changed at once, with text that JSON must escape
+    const current = (await other.api.get(`/api/students/${added.id}`)).json();
+    const edited = await other.api.put(`/api/students/${added.id}`, editBody(current, {
+      name: 'रिया कौल', admissionNumber: 'K/3 "b"', fatherName: 'Sanjay\tKoul', motherName: 'Neha Koul', dateOfBirth: '2017-01-31',
+      mobileNumber: '+919812345678', aadharNumber: '2345 6789 0124', residence: 'Line 1\nBemina', parentName: 'Neha Koul',
+      parentPhone: '9812345678', parentEmail: 'neha@example.com', parentWhatsApp: '9812345670', monthlyBusFee: 725.75,
+      enrollmentDate: '2026-06-15', feesFromMonth: '2026-07', enableSmsReminders: false, enableWhatsappReminders: true, reminderPreference: 'whatsapp',
+    }));
+    expect(edited.statusCode).toBe(200);
+    expect(await listedAs('q=%E0%A4%B0%E0%A4%BF%E0%A4%AF%E0%A4%BE')).toMatchObject({
+      name: 'रिया कौल', admissionNumber: 'K/3 "b"', fatherName: 'Sanjay\tKoul', dateOfBirth: '2017-01-31', aadharNumber: 'XXXX XXXX 0124',
+      residence: 'Line 1\nBemina', monthlyBusFee: '725.75', enrollmentDate: '2026-06-15', feesFromMonth: '2026-07',
+      enableSmsReminders: false, enableWhatsappReminders: true, reminderPreference: 'whatsapp', status: 'active',
+    });
+    await listedAs('academicYear=2026-27&class=Class%203&section=B');
+    // discharged: their status is their own too
+    expect((await other.api.post(`/api/students/${added.id}/discharge`, {})).statusCode).toBe(200);
+    expect(await listedAs('status=passout')).toMatchObject({ status: 'passout', monthlyBusFee: '725.75' });
+  });
+
   it('summarises active students per class and section in class order', async () => {
     const res = await school.api.get('/api/students/class-summary');
     expect(res.json()).toEqual([

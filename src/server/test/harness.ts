@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'drizzle-orm';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
@@ -7,7 +8,7 @@ import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app';
 import { MovableClock } from '../clock';
 import { loadConfig, type Config } from '../config';
-import { openPglite, openPostgres, type Database } from '../db/client';
+import { migrationsFolder, openPglite, openPostgres, type Database } from '../db/client';
 import { createSmtpMailer, DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from '../mail/mailer';
 import { withDatabase } from './global-setup';
 import { startTestSmtp } from './smtp';
@@ -15,17 +16,19 @@ import { startTestSmtp } from './smtp';
 /**
  * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
  * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted). `max`: the
- * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says).
+ * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says). `empty`:
+ * a database without a table, for a test of the migrations themselves.
  */
-export async function openTestDatabase(options: { logger?: Logger; max?: number } = {}): Promise<Database> {
+export async function openTestDatabase(options: { logger?: Logger; max?: number; empty?: boolean } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
+  const { empty, ...opening } = options;
   if (url && pgTemplate) {
     const name = `ledger_t_${randomUUID().replace(/-/g, '')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
-    const database = await openPostgres(withDatabase(url, name), { max: 25, ...options });
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : pgTemplate}`);
+    const database = await openPostgres(withDatabase(url, name), { max: 25, ...opening });
     return {
       ...database,
       async close() {
@@ -42,8 +45,22 @@ export async function openTestDatabase(options: { logger?: Logger; max?: number 
       },
     };
   }
+  if (empty) return openPglite(opening);
   const dump = readFileSync(inject('pgliteTemplate'));
-  return openPglite({ loadDataDir: new Blob([dump]), ...options });
+  return openPglite({ loadDataDir: new Blob([dump]), ...opening });
+}
+
+/**
+ * The migrations folder of a release older by `drop` migrations, written into `dir`: the same
+ * files and journal without the newest entries (a database to upgrade).
+ */
+export function olderMigrations(dir: string, drop: number): string {
+  mkdirSync(path.join(dir, 'meta'), { recursive: true });
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const kept = journal.entries.slice(0, -drop);
+  for (const entry of kept) writeFileSync(path.join(dir, `${entry.tag}.sql`), readFileSync(path.join(migrationsFolder, `${entry.tag}.sql`)));
+  writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: kept }));
+  return dir;
 }
 
 export interface TestContext {
