@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { seedPlans } from '../plans/queries';
-import { createTestApp, olderMigrations, signUpSchool } from '../test/harness';
+import { createTestApp, migrationsCopy, signUpSchool } from '../test/harness';
 import { backupIfDue, listBackups, pruneBackups, restoreBackup, startDailyBackups, writeBackup } from './backups';
 import { migrateDatabase, migrationsFolder, openAppDatabase, openPglite, type Database, type Db } from './client';
 import { lockDataDir } from './data-dir-lock';
@@ -189,7 +189,7 @@ describe('backups of the embedded database', () => {
 
   it('an existing database is backed up before pending migrations run, and only then', { timeout: slow }, async () => {
     // a release older by one migration: the same folder without its newest entry
-    const older = olderMigrations(path.join(scratch, 'older-migrations'), 1);
+    const older = migrationsCopy(path.join(scratch, 'older-migrations'), { drop: 1 });
     const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
 
     const dataDir = emptyDataDir();

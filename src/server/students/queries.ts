@@ -15,7 +15,7 @@ import {
   studentEnrollments,
   students,
 } from '../db/schema';
-import { maskAadhaar, type FieldCipher } from '../lib/crypto';
+import { maskAadhaar, maskAadhaarSql, type FieldCipher } from '../lib/crypto';
 import { lockFor } from '../lib/locks';
 import { executePrepared, memoByShape, statement } from '../lib/prepared';
 import { rupeeStringSql } from '../lib/sql-money';
@@ -195,6 +195,9 @@ const shapeOf = (f: StudentFilter): ListShape => ({
   qHasDigit: /\d/.test(f.q ?? ''),
 });
 
+/** The creation time as `Date.toISOString` writes it (UTC, milliseconds cut, not rounded). */
+const CREATED_AT_ISO = sql.raw(`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
 /**
  * The page is cut first, from the sort keys alone: without filters that is an index-only scan of
  * students_school_class_order_idx (its last columns are the class and the id), so a page deep in a
@@ -210,11 +213,8 @@ const shapeOf = (f: StudentFilter): ListShape => ({
  * testing every name, expecting a match early, and read the whole school for the one student whose
  * admission number it is (decision 0087).
  *
- * Each row is text put together around the student's own fields as PostgreSQL keeps them with the
- * row (`students.own_json`, computed on every write): encoding those 20 columns of 50 students with
- * `row_to_json` on every read was a third of the statement's time (decision 0091). The fields, their
- * order and formats are those of `studentDto` (`toStudentDto`): students.test.ts compares a listed
- * row with the student's own answer, field by field and in order.
+ * The fields, their order and formats are those of `studentDto` (`toStudentDto`): students.test.ts
+ * compares a listed row with the student's own answer, field by field and in order.
  */
 const pageStatement = memoByShape((shape: ListShape) =>
   statement<ListValue>((p) => {
@@ -230,19 +230,26 @@ const pageStatement = memoByShape((shape: ListShape) =>
       : sql`left join academic_sessions a on a.id = s.session_id
             left join class_fee_structures f on f.school_id = s.school_id and f.class_name = s.class_name and f.academic_year = a.name`;
     const k = shape.session ? sql.raw('e') : sql.raw('s');
-    // the members before and after the student's own run (`own_json`), in `studentDto`'s order
     return sql`
-      select '[' || coalesce(string_agg(x.j, ',' order by x.n), '') || ']' as json, count(*)::int as n
+      select coalesce(json_agg(x.j order by x.n), '[]'::json)::text as json, count(*)::int as n
       from (
-        select page.n,
-               concat('{"id":"', s.id, '","schoolId":"', s.school_id, '","name":', to_json(s.name),
-                      ',"class":', to_json(${k}.class_name), ',"section":', to_json(${k}.section), ',"rollNumber":', ${k}.roll_number,
-                      ',', s.own_json,
-                      ',"monthlyFee":"', ${rupeeStringSql(sql`coalesce(f.monthly_tuition_fee_paise, 0)`)},
-                      '","admissionFee":"', ${rupeeStringSql(sql`coalesce(f.yearly_fee_paise, 0)`)}, '"}') as j
+        select page.n, row_to_json(r) as j
         from unnest(array(${pageIds})) with ordinality page(id, n)
         join students s on s.school_id = ${p.schoolId} and s.id = page.id
         ${seat}
+        cross join lateral (
+          select s.id, s.school_id as "schoolId", s.name, ${k}.class_name as "class", ${k}.section, ${k}.roll_number as "rollNumber",
+                 s.admission_number as "admissionNumber", s.father_name as "fatherName", s.mother_name as "motherName",
+                 s.date_of_birth::text as "dateOfBirth", s.mobile_number as "mobileNumber",
+                 ${maskAadhaarSql(sql`s.aadhaar_last4`)} as "aadharNumber",
+                 s.residence, s.parent_name as "parentName", s.parent_phone as "parentPhone", s.parent_email as "parentEmail",
+                 s.parent_whatsapp as "parentWhatsApp", ${rupeeStringSql(sql`s.monthly_bus_fee_paise`)} as "monthlyBusFee",
+                 s.enrollment_date::text as "enrollmentDate", s.fees_from_month as "feesFromMonth", s.status, s.session_id as "sessionId",
+                 s.enable_sms_reminders as "enableSmsReminders", s.enable_whatsapp_reminders as "enableWhatsappReminders",
+                 s.reminder_preference as "reminderPreference", ${CREATED_AT_ISO} as "createdAt",
+                 ${rupeeStringSql(sql`coalesce(f.monthly_tuition_fee_paise, 0)`)} as "monthlyFee",
+                 ${rupeeStringSql(sql`coalesce(f.yearly_fee_paise, 0)`)} as "admissionFee"
+        ) r
       ) x`;
   }, lookupPlans(shape)),
 );

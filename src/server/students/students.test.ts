@@ -332,7 +332,7 @@ describe('lists and lookups', () => {
     expect((await other.api.get('/api/students?q=anil')).json()).toEqual([cut]);
   });
 
-  it('a listed student follows every change of their own fields, in any session\'s list (decision 0091)', async () => {
+  it('a listed student follows every change of their own fields, in any session\'s list', async () => {
     const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
     const added = await add(other, { name: 'Riya "Chhoti" Koul', class: 'Class 3', section: 'B', admissionNumber: 'K\\3' });
     const listedAs = async (query: string) => {

@@ -16,19 +16,17 @@ import { startTestSmtp } from './smtp';
 /**
  * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
  * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted). `max`: the
- * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says). `empty`:
- * a database without a table, for a test of the migrations themselves.
+ * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says).
  */
-export async function openTestDatabase(options: { logger?: Logger; max?: number; empty?: boolean } = {}): Promise<Database> {
+export async function openTestDatabase(options: { logger?: Logger; max?: number } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
-  const { empty, ...opening } = options;
   if (url && pgTemplate) {
     const name = `ledger_t_${randomUUID().replace(/-/g, '')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : pgTemplate}`);
-    const database = await openPostgres(withDatabase(url, name), { max: 25, ...opening });
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
+    const database = await openPostgres(withDatabase(url, name), { max: 25, ...options });
     return {
       ...database,
       async close() {
@@ -45,21 +43,27 @@ export async function openTestDatabase(options: { logger?: Logger; max?: number;
       },
     };
   }
-  if (empty) return openPglite(opening);
   const dump = readFileSync(inject('pgliteTemplate'));
-  return openPglite({ loadDataDir: new Blob([dump]), ...opening });
+  return openPglite({ loadDataDir: new Blob([dump]), ...options });
 }
 
 /**
- * The migrations folder of a release older by `drop` migrations, written into `dir`: the same
- * files and journal without the newest entries (a database to upgrade).
+ * A copy of the migrations folder in `dir`, as another release has it: without the newest `drop`
+ * migrations (a database to upgrade), and with `add` after them (a migration to try).
  */
-export function olderMigrations(dir: string, drop: number): string {
+export function migrationsCopy(dir: string, { drop = 0, add = [] }: { drop?: number; add?: Array<{ tag: string; sql: string }> } = {}): string {
   mkdirSync(path.join(dir, 'meta'), { recursive: true });
-  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const kept = journal.entries.slice(0, -drop);
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ idx: number; version: string; when: number; tag: string; breakpoints: boolean }>;
+  };
+  const kept = journal.entries.slice(0, journal.entries.length - drop);
   for (const entry of kept) writeFileSync(path.join(dir, `${entry.tag}.sql`), readFileSync(path.join(migrationsFolder, `${entry.tag}.sql`)));
-  writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: kept }));
+  const last = kept.at(-1)!;
+  const added = add.map((m, i) => {
+    writeFileSync(path.join(dir, `${m.tag}.sql`), m.sql);
+    return { ...last, idx: last.idx + 1 + i, when: last.when + 1 + i, tag: m.tag };
+  });
+  writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: [...kept, ...added] }));
   return dir;
 }
 

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { classOrderSql } from '../../students/class-order';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
@@ -90,18 +90,6 @@ export const students = pgTable(
     reminderPreference: text('reminder_preference', { enum: ['sms', 'whatsapp', 'both'] }).notNull().default('both'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    /**
-     * The student's own fields of a listed row (`studentDto` from `admissionNumber` to `createdAt`,
-     * the run that depends on no session or fee structure) as the students page writes them: a JSON
-     * object's members without the braces. PostgreSQL computes it on every insert and update
-     * (`student_own_json`, migration 0045), so the page joins it into its rows instead of encoding 20
-     * columns of 50 students on every request (decision 0091).
-     */
-    ownJson: text('own_json')
-      .notNull()
-      .generatedAlwaysAs(
-        (): SQL => sql`student_own_json(${students.admissionNumber}, ${students.fatherName}, ${students.motherName}, ${students.dateOfBirth}, ${students.mobileNumber}, ${students.aadhaarLast4}, ${students.residence}, ${students.parentName}, ${students.parentPhone}, ${students.parentEmail}, ${students.parentWhatsApp}, ${students.monthlyBusFeePaise}, ${students.enrollmentDate}, ${students.feesFromMonth}, ${students.status}, ${students.sessionId}, ${students.enableSmsReminders}, ${students.enableWhatsappReminders}, ${students.reminderPreference}, ${students.createdAt})`,
-      ),
   },
   (t) => [
     index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
