@@ -46,6 +46,28 @@ describe('the lookup by admission number', () => {
   });
 });
 
+describe('the lookup by name', () => {
+  /**
+   * Decision 0092: a lookup by a text without a digit is planned for its text each run (decision
+   * 0057), but only the finding of its page's ids: the rows of those ids come from one statement on
+   * its generic plan. Planned whole, each lookup planned the joins and the JSON of its rows again.
+   */
+  it('plans only the finding of its students each run; their rows come from one statement planned once', async () => {
+    const { school, db } = await schoolOfTwelve('Name Check', 2);
+    const everyone = Array.from({ length: 12 }, (_, i) => `${i + 1} Name Check ${String(i).padStart(2, '0')}, Class 5`);
+    // seven texts without a digit, each in every name
+    for (const q of ['name', 'check', 'name check', 'ame', 'CHEC', 'e ch', 'heck']) {
+      const found = await school.api.get(`/api/students?q=${encodeURIComponent(q)}`);
+      expect(found.json().map((s: { name: string; class: string; rollNumber: number }) => `${s.rollNumber} ${s.name}, ${s.class}`)).toEqual(everyone);
+    }
+    expect((await school.api.get('/api/students?q=nobody')).json()).toEqual([]);
+    // the finding: never a named statement (planned for each text; a text with a digit has its own, above)
+    expect(await plansOf(db, { like: ['%ilike%'], notLike: ['%found as materialized%'] })).toEqual({ generic: 0, custom: 0, statements: 0 });
+    // the rows: one statement, eight runs, each on its generic plan
+    expect(await plansOf(db, { like: ['%::uuid[])%', '%row_to_json%'], notLike: ['%student_enrollments%'] })).toEqual({ generic: 8, custom: 0, statements: 1 });
+  });
+});
+
 describe('the students page', () => {
   /**
    * Decision 0081: a page is cut off the class-order index into an array of ids, and only those rows
