@@ -1,7 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { Periodic } from '../lib/periodic';
 import { lockDataDir } from './data-dir-lock';
 import { dataDirTexts } from './messages';
@@ -113,19 +112,6 @@ export function pruneBackups(dataDir: string, now: Date): string[] {
     if (name.endsWith(partialSuffix) && now.getTime() - statSync(file).mtimeMs > dayMs) rmSync(file, { force: true });
   }
   return removed;
-}
-
-/** Drizzle's own rule: a migration is pending when it is newer than the last one applied. */
-export async function hasPendingMigrations(client: PGlite, migrationsFolder: string): Promise<boolean> {
-  const migrations = readMigrationFiles({ migrationsFolder });
-  const table = await client.query<{ exists: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`);
-  if (!table.rows[0]?.exists) return migrations.length > 0;
-  const last = await client.query<{ created_at: string | null }>(
-    'select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1',
-  );
-  const lastApplied = last.rows[0]?.created_at;
-  if (lastApplied == null) return migrations.length > 0;
-  return migrations.some((m) => Number(lastApplied) < m.folderMillis);
 }
 
 /** Takes a backup when the newest one is a day old (or there is none); false when none was due. */

@@ -4,11 +4,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations, type Logger } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { hasPendingMigrations, startDailyBackups, writeBackup } from './backups';
+import { startDailyBackups, writeBackup } from './backups';
 import { lockDataDir } from './data-dir-lock';
 import { ROOT } from '../lib/root';
 import { dataDirTexts } from './messages';
@@ -133,13 +134,13 @@ export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: n
  * tables vacuumed.
  */
 export async function migrateDatabase(database: Database, folder = migrationsFolder): Promise<string[]> {
-  const before = await appliedMigrations(database.db);
+  const pending = await hasPendingMigrations(database.db, folder);
   if (database.kind === 'pglite') {
     await migratePglite(database.db as never, { migrationsFolder: folder });
   } else {
     await migratePg(database.db as never, { migrationsFolder: folder });
   }
-  if ((await appliedMigrations(database.db)) === before) return [];
+  if (!pending) return [];
   const { rows } = await database.db.execute<{ name: string }>(sql`
     select c.relname as name from pg_class c
     where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and c.relpages > 0 and c.relallvisible = 0
@@ -150,13 +151,15 @@ export async function migrateDatabase(database: Database, folder = migrationsFol
   return tables;
 }
 
-/** How many migrations the database has applied (drizzle's own record; none before the first). */
-async function appliedMigrations(db: Db): Promise<number> {
-  const { rows } = await db.execute<{ n: number }>(sql`
-    select case when to_regclass('drizzle.__drizzle_migrations') is null then -1 else 0 end as n`);
-  if (rows[0]!.n < 0) return 0;
-  const counted = await db.execute<{ n: string }>(sql`select count(*)::text as n from drizzle.__drizzle_migrations`);
-  return Number(counted.rows[0]!.n);
+/** Drizzle's own rule: a migration is pending when it is newer than the last one applied. */
+export async function hasPendingMigrations(db: Db, folder: string): Promise<boolean> {
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  const table = await db.execute<{ exists: boolean }>(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`);
+  if (!table.rows[0]?.exists) return migrations.length > 0;
+  const last = await db.execute<{ created_at: string | null }>(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`);
+  const lastApplied = last.rows[0]?.created_at;
+  if (lastApplied == null) return migrations.length > 0;
+  return migrations.some((m) => Number(lastApplied) < m.folderMillis);
 }
 
 export interface OpenAppDatabaseOptions {
@@ -198,7 +201,7 @@ export async function openAppDatabase(
     const existed = existsSync(path.join(dbDir, 'PG_VERSION'));
     database = await openPglite({ dataDir: dbDir });
     if (options.migrate !== false) {
-      if (existed && (await hasPendingMigrations(database.client, folder))) {
+      if (existed && (await hasPendingMigrations(database.db, folder))) {
         const file = await writeBackup(database.client, config.dataDir, { now: now(), label: 'before-migration' });
         log(dataDirTexts.backupBeforeMigration(file));
       }
