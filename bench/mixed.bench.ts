@@ -158,6 +158,10 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     },
   ];
 
+  // BENCH_MIXED_SKIP=reports (names' beginnings, comma-separated) leaves those plans out, to see what
+  // they cost the others (decision 0094); a run with it is not for publishing
+  const skip = (process.env.BENCH_MIXED_SKIP ?? '').split(',').filter(Boolean);
+  for (let k = plans.length - 1; k >= 0; k--) if (skip.some((w) => plans[k]!.name.startsWith(w))) plans.splice(k, 1);
   const rows: BenchRow[] = [
     generation,
     {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultPoolSize, loadConfig } from './config';
+import { ConfigError, defaultPoolSize, defaultReportBuilds, loadConfig } from './config';
 
 describe('configuration from the environment', () => {
   it('has working defaults and keeps a generated secret in DATA_DIR', () => {
@@ -57,6 +57,23 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: url, DATABASE_POOL_SIZE: '2.5' })).toThrow(
       'DATABASE_POOL_SIZE: DATABASE_POOL_SIZE must be a whole number of connections such as 5',
     );
+  });
+
+  it('runs whole-school report builds on half the cores, at least one a process (decision 0094)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const url = 'postgres://db/ledger';
+    // the bench's machine: one build at a time leaves a core to the counter; two took both
+    expect(defaultReportBuilds(2, 1)).toBe(1);
+    expect(defaultReportBuilds(1, 1)).toBe(1);
+    expect(defaultReportBuilds(2, 2)).toBe(1);
+    expect(defaultReportBuilds(8, 1)).toBe(4);
+    expect(defaultReportBuilds(8, 2)).toBe(2);
+    expect(defaultReportBuilds(8, 16)).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir }).reportBuilds).toBe(defaultReportBuilds(availableParallelism(), 1));
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: url, WORKERS: '2' }).reportBuilds).toBe(defaultReportBuilds(availableParallelism(), 2));
+    expect(loadConfig({ DATA_DIR: dir, REPORT_BUILDS: '3' }).reportBuilds).toBe(3);
+    expect(() => loadConfig({ DATA_DIR: dir, REPORT_BUILDS: '0' })).toThrow('REPORT_BUILDS: REPORT_BUILDS must be at least 1');
+    expect(() => loadConfig({ DATA_DIR: dir, REPORT_BUILDS: 'two' })).toThrow('REPORT_BUILDS: ');
   });
 
   it('derives APP_URL from PORT unless given', () => {

@@ -21,6 +21,12 @@ const envSchema = z
       .min(1, 'DATABASE_POOL_SIZE must be at least 1')
       .max(200, 'DATABASE_POOL_SIZE must be at most 200')
       .optional(),
+    REPORT_BUILDS: z.coerce
+      .number()
+      .int('REPORT_BUILDS must be a whole number of report builds such as 1')
+      .min(1, 'REPORT_BUILDS must be at least 1')
+      .max(64, 'REPORT_BUILDS must be at most 64')
+      .optional(),
     DATABASE_URL: z
       .string()
       .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -156,6 +162,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL connections each app process keeps for its requests (DATABASE_POOL_SIZE; decision 0076) */
   databasePoolSize: number;
+  /** whole-school report builds each app process runs at once; the rest wait their turn (REPORT_BUILDS; decision 0094) */
+  reportBuilds: number;
   appUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -216,6 +224,16 @@ export function defaultPoolSize(cores: number, workers: number): number {
   return Math.max(2, Math.ceil((2 * cores + 1) / workers));
 }
 
+/**
+ * Whole-school report builds at once for all app processes together: half the cores, at least one
+ * a process. A build keeps a core busy for as long as it runs, and the reports' requests come one
+ * after another; with a build on every core, the counter's lookups, fee status and saves waited for
+ * the cores behind them (decision 0094).
+ */
+export function defaultReportBuilds(cores: number, workers: number): number {
+  return Math.max(1, Math.floor(cores / (2 * workers)));
+}
+
 /** Empty variables count as unset, so `PORT=` in a shell file does not break start-up. */
 function cleanEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -244,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE ?? defaultPoolSize(availableParallelism(), e.WORKERS),
+    reportBuilds: e.REPORT_BUILDS ?? defaultReportBuilds(availableParallelism(), e.WORKERS),
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

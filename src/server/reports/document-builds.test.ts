@@ -27,7 +27,8 @@ let port: number;
 let url: string | undefined;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ now: NOW, logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } } });
+  // two builds at once, whatever this machine's cores give (decision 0094): the cases below hold both turns
+  ctx = await createTestApp({ now: NOW, env: { REPORT_BUILDS: '2' }, logger: { level: 'warn', stream: { write: (line: string) => void logLines.push(line) } } });
   fx = await buildFixtureSchool(ctx);
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as AddressInfo).port;

@@ -112,12 +112,10 @@ const written = new WeakMap<object, string>();
 /** The JSON routes' serializer: the document's text as written when it was built (errors are written as they come). */
 const writtenDocument = () => (data: unknown) => (typeof data === 'object' && data !== null && written.get(data)) || JSON.stringify(data);
 
-/** Builds at once per process; the rest wait their turn (decision 0042). */
-const BUILDS_AT_ONCE = 2;
 /**
- * The report pool: a builder's independent reads run at once (up to three), so two builds may want
- * six; with three, a process holds at most 20 + 3 + 1 (the notify bus) connections, and four
- * processes stay under PostgreSQL's default 100 less its 3 reserved.
+ * The report pool: a builder's independent reads run at once (up to three), so more builds at once
+ * want more; with three, a process holds at most its request pool + 3 + 1 (the notify bus)
+ * connections, and four processes stay under PostgreSQL's default 100 less its 3 reserved.
  */
 const REPORT_CONNECTIONS = 3;
 /** A build's statement that runs longer is ended by PostgreSQL, and its requests answered 503. */
@@ -158,10 +156,11 @@ export async function documentRoutes(fastify: FastifyInstance): Promise<void> {
   // CSV downloads, or several people opening the same list, share one build (decision 0011). Never
   // served stale: a build after a change is always waited for.
   const documents = new FigureCache<ReportDocument>(60_000, 8);
-  // whole-school builds read a session's ledger lines: two at a time, so a burst of them never takes
-  // the connections the counter's lookups and saves need (decision 0042). A build whose every
-  // requester has gone leaves the queue (FigureCache aborts its signal) and never starts.
-  const builds = new WorkGate(BUILDS_AT_ONCE);
+  // whole-school builds read a whole session's balances: a few at a time (REPORT_BUILDS, half the
+  // cores by default), so a burst of them never takes the connections (decision 0042) nor the cores
+  // (decision 0094) the counter's lookups and saves need. A build whose every requester has gone
+  // leaves the queue (FigureCache aborts its signal) and never starts.
+  const builds = new WorkGate(app.deps.config.reportBuilds);
 
   for (const s of SPECS) {
     const build = s.build as (ctx: ReportContext, q: unknown) => Promise<ReportDocument>;
