@@ -443,11 +443,24 @@ export async function pendingFeesReport(ctx: ReportContext, { sort, className }:
   // reading 58,000 rows into objects and writing them out again was 0.4 s of the app's one thread
   await ensurePositions(db, { schoolId, month: asOf });
   const owing = sql`p.owed > 0 ${className ? sql`and lower(p.class_name) = lower(${className})` : sql``}`;
-  // the text of the months due, once per distinct run of months (a few dozen in a school), by the one formatter
+  // the text of the months due, once per distinct run of months (a few dozen in a school), by the one
+  // formatter; the runs found one index probe each, skipping from one to the next, where a pass over
+  // every owing row read 58,000 of them at 60,000 students (decision 0095)
+  const owingRow = sql`p.school_id = ${schoolId} and p.active and ${owing} and p.first_key is not null`;
   const masks = rowsOf<{ first_key: string; due_mask: string }>(
     await executeWithGenericPlans(db, sql`
-      with ${storedPositionsCte(schoolId)}
-      select distinct p.first_key, p.due_mask::text as due_mask from pos p where ${owing} and p.first_key is not null`),
+      with recursive runs as (
+        (select p.first_key, p.due_mask from student_positions p where ${owingRow} order by p.first_key, p.due_mask limit 1)
+        union all
+        select n.first_key, n.due_mask
+        from runs r
+        cross join lateral (
+          select p.first_key, p.due_mask from student_positions p
+          where ${owingRow} and (p.first_key, p.due_mask) > (r.first_key, r.due_mask)
+          order by p.first_key, p.due_mask limit 1
+        ) n
+      )
+      select first_key, due_mask::text as due_mask from runs`),
   );
   const texts = masks.map((m) => {
     const months = maskMonths(monthOrdinal(m.first_key), m.due_mask);
