@@ -4,10 +4,9 @@ import { splitArrears, type OpeningHead } from '../../domain/opening';
 import type { FeeHead } from '../../domain/ledger';
 import { paise, type Paise } from '../../domain/money';
 import type { Db } from '../db/client';
-import { classFeeStructures, studentEnrollments, students } from '../db/schema';
-import { read, readAtOnce, readEach, tableRead, type Bound, type RawRow, type ReadRows } from '../lib/read-at-once';
+import { read, readAtOnce, readEach, type Bound, type RawRow, type ReadRows } from '../lib/read-at-once';
 import { inIds } from '../lib/sql-sets';
-import { sessionsRead, structuresFrom, structuresRead, type SessionRow, type StructureRow, type StudentRow } from '../fees/queries';
+import { classStructuresRead, sessionsRead, structuresFrom, structuresRead, type SessionRow, type StructureRow, type StudentRow } from '../fees/queries';
 import type { AppliedConcession } from '../../domain/concessions';
 import { approvedConcessionsRead, concessionsBy } from '../policy/concession-queries';
 import { plansFrom, plansRead, type SchoolPlans } from '../policy/plans';
@@ -90,14 +89,7 @@ export interface GroupedLine {
  */
 function structuresOf(schoolId: Bound, studentIds: StudentFilter) {
   if (!readAtOnceFor(studentIds)) return structuresRead(schoolId);
-  return tableRead(
-    classFeeStructures,
-    sql`select * from ${classFeeStructures}
-        where school_id = ${schoolId} and lower(btrim(class_name)) in (
-          select lower(btrim(e.class_name)) from ${studentEnrollments} e where e.school_id = ${schoolId}${only(studentIds, 'e.student_id')}
-          union all
-          select lower(btrim(s.class_name)) from ${students} s where s.school_id = ${schoolId}${only(studentIds, 's.id')})`,
-  );
+  return classStructuresRead(schoolId, { enrolled: only(studentIds, 'e.student_id'), current: only(studentIds, 's.id') });
 }
 
 /**

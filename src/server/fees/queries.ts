@@ -170,13 +170,23 @@ export function structuresRead(schoolId: Bound): Read<StructureRow> {
  * `structureFor` keys them, trimmed and in any case.
  */
 export function studentStructuresRead({ schoolId, studentId, sessionId }: { schoolId: Bound; studentId: Bound; sessionId: Bound | SQL }): Read<StructureRow> {
+  return classStructuresRead(schoolId, { enrolled: sql` and e.student_id = ${studentId} and e.session_id = ${sessionId}`, current: sql` and s.id = ${studentId}` });
+}
+
+/**
+ * Every year's structures of the classes some students sat in (their enrollments `e` that
+ * `enrolled` keeps) or sit in now (the students `s` that `current` keeps), matched as `structureFor`
+ * keys them, trimmed and in any case: a fee screen's (`studentStructuresRead`) and a save's balance
+ * inputs (`balances/inputs.ts`, decision 0093). Each condition starts with ` and `.
+ */
+export function classStructuresRead(schoolId: Bound, { enrolled, current }: { enrolled: SQL; current: SQL }): Read<StructureRow> {
   return tableRead(
     classFeeStructures,
     sql`select * from ${classFeeStructures}
         where school_id = ${schoolId} and lower(btrim(class_name)) in (
-          select lower(btrim(e.class_name)) from ${studentEnrollments} e where e.school_id = ${schoolId} and e.student_id = ${studentId} and e.session_id = ${sessionId}
+          select lower(btrim(e.class_name)) from ${studentEnrollments} e where e.school_id = ${schoolId}${enrolled}
           union all
-          select lower(btrim(s.class_name)) from ${students} s where s.school_id = ${schoolId} and s.id = ${studentId})`,
+          select lower(btrim(s.class_name)) from ${students} s where s.school_id = ${schoolId}${current})`,
   );
 }
 
