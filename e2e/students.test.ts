@@ -43,6 +43,17 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
 
   it('a school sets up a fee structure, adds and imports students, finds and edits one, and starts a new session', async () => {
     const page = await e2e.newPage();
+    // every read of students the screens make, and the rosters they were answered
+    const asked: string[] = [];
+    const rosters: Array<{ search: string; rows: object[] }> = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (r.method() === 'GET' && url.pathname.startsWith('/api/students')) asked.push(`${url.pathname}${url.search}`);
+    });
+    page.on('response', async (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/students/roster' && r.ok()) rosters.push({ search: url.search, rows: (await r.json()) as object[] });
+    });
     await openDashboard(page, token);
     await soon(() => page.getByRole('heading', { name: 'Students', exact: true }).isVisible()).toBe(true);
     await soon(() => page.getByText('No students yet').isVisible()).toBe(true);
@@ -135,7 +146,8 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await again.getByRole('button', { name: 'Close' }).first().click();
     await expect.poll(() => page.getByRole('dialog').count(), { timeout: 5_000 }).toBe(0);
 
-    // Find one by class, section and roll number (numeric order).
+    // Find one by class, section and roll number (numeric order). The picker reads the section's
+    // roster (id, name, roll number), not every student's whole record; the record is read alone.
     await soon(() => page.getByText('27 students in 1 class').isVisible()).toBe(true);
     await page.getByLabel('Class', { exact: true }).selectOption('Class 5');
     await page.getByLabel('Section', { exact: true }).selectOption('A');
@@ -144,8 +156,15 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     const options = (await roll.locator('option').allTextContents()).slice(1);
     expect(options.map((o) => Number(o.split(' - ')[0]))).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     expect(options[0]).toBe('1 - Riya Sharma');
+    const section = rosters.filter((r) => r.search === '?class=Class+5&section=A').at(-1);
+    expect(section?.rows, JSON.stringify(rosters.map((r) => r.search))).toHaveLength(21);
+    expect(Object.keys(section!.rows[0]!).sort()).toEqual(['id', 'name', 'rollNumber']);
+    // before decision 0096 a section came as `/api/students?class=Class+5&section=A&limit=1000`
+    expect(asked.filter((path) => path.startsWith('/api/students?')), asked.join('\n')).toEqual([]);
     const reyansh = options.find((o) => o.endsWith('Reyansh Jain'))!;
+    const recordRead = answerTo(page, 'GET', /^\/api\/students\/[0-9a-f-]{36}$/);
     await roll.selectOption({ label: reyansh });
+    expect(((await (await recordRead).json()) as { name: string }).name).toBe('Reyansh Jain');
     await soon(() => page.getByRole('heading', { name: 'Reyansh Jain' }).isVisible()).toBe(true);
     await soon(() => page.getByText('House 7, Rajbagh').isVisible()).toBe(true);
     await soon(() => page.getByText('Father Jain').first().isVisible()).toBe(true);

@@ -55,6 +55,27 @@ export const classSummaryQuery = (academicYear?: string) =>
     queryFn: () => api.get<ClassSummaryRow[]>(`/api/students/class-summary${academicYear ? `?${new URLSearchParams({ academicYear })}` : ''}`),
   });
 
+/** A row of a roll-number picker: the roster sends only what it shows. */
+export interface RosterEntry {
+  id: string;
+  name: string;
+  rollNumber: number;
+}
+
+/**
+ * Students of one class and section as a roll-number picker shows them (the roster route, decisions
+ * 0042, 0083 and 0096): the Student Database and the fee screens; for an earlier academic year, the
+ * students who sat in that class then. Its key starts with /api/students, so every change to
+ * students refreshes it.
+ */
+export const rosterQuery = (className: string, section: string, academicYear?: string) => {
+  const filter = { class: className, section, ...(academicYear ? { academicYear } : {}) };
+  return queryOptions({
+    queryKey: ['/api/students/roster', filter] as const,
+    queryFn: ({ signal }) => api.get<RosterEntry[]>(`/api/students/roster?${new URLSearchParams(filter)}`, { signal }),
+  });
+};
+
 export const feeStructuresQuery = () =>
   queryOptions({ queryKey: FEE_STRUCTURES_KEY, queryFn: () => api.get<FeeStructure[]>('/api/class-fee-structures') });
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { compareClasses } from '@/domain/classes';
 import type { FeeStudent } from '@/web/components/fees/fee-student';
 import { api } from '@/web/lib/request';
-import { classSummaryQuery, sessionsQuery } from '@/web/lib/school-data';
+import { classSummaryQuery, rosterQuery, sessionsQuery } from '@/web/lib/school-data';
 
 export interface FeeSelection {
   academicYear: string;
@@ -47,26 +47,6 @@ const subscribe = (listener: () => void) => {
 export interface RosterStudent extends FeeStudent {
   status: string;
 }
-
-/** A row of the roll-number picker: the roster sends only what it shows. */
-export interface RosterEntry {
-  id: string;
-  name: string;
-  rollNumber: number;
-}
-
-/**
- * Students of one class and section as the roll-number picker shows them (the roster route, decisions
- * 0042 and 0083); for an earlier academic year, the students who sat in that class then. Its key starts
- * with /api/students, so every change to students refreshes it.
- */
-const rosterQuery = (className: string, section: string, academicYear: string | undefined) => {
-  const filter = { class: className, section, ...(academicYear ? { academicYear } : {}) };
-  return {
-    queryKey: ['/api/students/roster', filter] as const,
-    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<RosterEntry[]>(`/api/students/roster?${new URLSearchParams(filter)}`, { signal }),
-  };
-};
 
 /** The picked student as the fee screens and their dialogs need them: class, session and fees of that year. */
 const pickedQuery = (studentId: string, academicYear: string | undefined) => {

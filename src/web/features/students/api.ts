@@ -1,10 +1,10 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CreateStudentInput, ReminderPreference, UpdateStudentInput } from '@/domain/students';
 import { api } from '@/web/lib/request';
-import { classSummaryQuery } from '@/web/lib/school-data';
+import { classSummaryQuery, rosterQuery } from '@/web/lib/school-data';
 
-export { classSummaryQuery };
-export type { ClassSummaryRow } from '@/web/lib/school-data';
+export { classSummaryQuery, rosterQuery };
+export type { ClassSummaryRow, RosterEntry } from '@/web/lib/school-data';
 
 /** The student as the API returns it (amounts are rupee strings, Aadhaar masked). */
 export interface Student {
