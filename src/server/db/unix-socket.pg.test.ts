@@ -17,17 +17,19 @@ import { boundedReadsBeside, openPostgres, type Database } from './client';
  */
 let database: Database;
 let socketUrl: string | undefined;
+/** the test database's URL over TCP, as DATABASE_URL names the server */
+let tcpUrl: string;
 beforeAll(async () => {
   database = await openTestDatabase();
   const [row] = rowsOf<{ name: string; dirs: string; port: string }>(
     await database.db.execute(sql`select current_database() as name, current_setting('unix_socket_directories') as dirs, current_setting('port') as port`),
   );
+  tcpUrl = withDatabase(process.env.DATABASE_URL!, row!.name);
   const dir = row!.dirs.split(',')[0]!.trim();
   if (dir && existsSync(path.join(dir, `.s.PGSQL.${row!.port}`))) {
-    const u = new URL(process.env.DATABASE_URL!);
+    const u = new URL(tcpUrl);
     u.hostname = 'localhost';
     u.port = row!.port;
-    u.pathname = `/${row!.name}`;
     u.searchParams.set('host', dir);
     socketUrl = u.toString();
   }
@@ -67,7 +69,7 @@ describe('DATABASE_URL naming the Unix socket', () => {
     const sending = new NotifyBus();
     const listeners: BusListener[] = [
       await listenOnPostgres(socketUrl, listening, { retryMs: 50 }),
-      await listenOnPostgres(withDatabase(process.env.DATABASE_URL!, (await clientAddress(database.db)).name), sending, { retryMs: 50 }),
+      await listenOnPostgres(tcpUrl, sending, { retryMs: 50 }),
     ];
     try {
       // the listening bus's connection is the database's only one without a client address

@@ -4,7 +4,7 @@ import { api } from '@/web/lib/request';
 import { classSummaryQuery, rosterQuery } from '@/web/lib/school-data';
 
 export { classSummaryQuery, rosterQuery };
-export type { ClassSummaryRow, RosterEntry } from '@/web/lib/school-data';
+export type { ClassSummaryRow } from '@/web/lib/school-data';
 
 /** The student as the API returns it (amounts are rupee strings, Aadhaar masked). */
 export interface Student {
