@@ -26,6 +26,12 @@ export interface VariedLoad {
   /** seconds, or a fixed number of requests */
   duration?: number;
   amount?: number;
+  /**
+   * The same plan untimed first, so the window measures a server whose code for the route V8 has
+   * compiled, as it is all day, not its first seconds after a start (decision 0098): seconds for a
+   * load of a duration; for a load of an amount, that many of its requests, taken from the amount.
+   */
+  warmup?: number;
   next(i: number): PlannedRequest;
 }
 
@@ -35,6 +41,8 @@ export interface LoadFigures {
   p99Ms: number;
   errors: number;
   total: number;
+  /** the untimed warm-up's own figures, when the load had one */
+  warmup?: LoadFigures & { seconds?: number };
 }
 
 /**
@@ -49,35 +57,42 @@ export async function variedLoad(load: VariedLoad): Promise<LoadFigures> {
     const res = await fetch(`${load.baseUrl}${first.path}`, { headers: { ...BROWSER_HEADERS, authorization: `Bearer ${first.token ?? load.token ?? ''}` } }).catch(() => null);
     await res?.arrayBuffer();
   }
+  // one index across the warm-up and the window: the window goes on with the plan's next requests
   let i = 0;
-  const result = await autocannon({
-    url: load.baseUrl,
-    connections: load.connections,
-    ...(load.amount ? { amount: load.amount, timeout: 120 } : { duration: load.duration ?? 5 }),
-    requests: [
-      {
-        setupRequest: (req) => {
-          const n = i++;
-          const planned = load.next(n);
-          const token = planned.token ?? load.token ?? '';
-          return {
-            ...req,
-            method: planned.method ?? 'GET',
-            path: planned.path,
-            headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}`, ...(planned.body === undefined ? {} : { 'content-type': 'application/json' }) },
-            ...(planned.body === undefined ? { body: undefined } : { body: JSON.stringify(planned.body) }),
-          };
-        },
-      },
-    ],
-  });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: failedRequests(result),
-    total: result.requests.total,
+  const setupRequest = (req: autocannon.Request) => {
+    const planned = load.next(i++);
+    const token = planned.token ?? load.token ?? '';
+    return {
+      ...req,
+      method: planned.method ?? 'GET',
+      path: planned.path,
+      headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}`, ...(planned.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(planned.body === undefined ? { body: undefined } : { body: JSON.stringify(planned.body) }),
+    };
   };
+  const cannon = async (size: { amount: number } | { duration: number }): Promise<LoadFigures> => {
+    const result = await autocannon({
+      url: load.baseUrl,
+      connections: load.connections,
+      ...('amount' in size ? { amount: size.amount, timeout: 120 } : size),
+      requests: [{ setupRequest }],
+    });
+    return {
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: failedRequests(result),
+      total: result.requests.total,
+    };
+  };
+  const warmup = load.warmup ?? 0;
+  if (load.amount) {
+    const untimed = warmup > 0 && warmup < load.amount ? warmup : 0;
+    const warm = untimed > 0 ? await cannon({ amount: untimed }) : undefined;
+    return { ...(await cannon({ amount: load.amount - untimed })), ...(warm ? { warmup: warm } : {}) };
+  }
+  const warm = warmup > 0 ? { ...(await cannon({ duration: warmup })), seconds: warmup } : undefined;
+  return { ...(await cannon({ duration: load.duration ?? 5 })), ...(warm ? { warmup: warm } : {}) };
 }
 
 /** A request with no answer within this long is an error, as autocannon's default timeout counts it. */
@@ -171,8 +186,16 @@ export function p99Row(name: string, f: LoadFigures, p99Ms: number | undefined, 
     errors: f.errors,
     // a window in which nothing was answered is not a pass
     ...(p99Ms === undefined ? {} : { target: `p99 < ${p99Ms} ms, 0 errors`, met: f.total > 0 && f.errors === 0 && f.p99Ms < p99Ms, measured: f.p99Ms, unit: 'ms p99' }),
-    note: [`${f.total} requests`, note].filter(Boolean).join('; '),
+    note: [`${f.total} requests`, warmupNote(f), note].filter(Boolean).join('; '),
   };
+}
+
+/** What a row's window followed, with the warm-up's own figures: nothing of the load is hidden. */
+function warmupNote(f: LoadFigures): string | undefined {
+  const w = f.warmup;
+  if (!w) return undefined;
+  const what = w.seconds === undefined ? `${w.total} requests` : `${w.seconds} s (${w.total} requests)`;
+  return `after an untimed warm-up of ${what}: p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, errors ${w.errors}`;
 }
 
 /** Requests that got no good answer: autocannon's `errors` already include its timeouts, so they are not added again. */
