@@ -131,10 +131,10 @@ export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: n
  * table as well (the students page of a 60,000-student school went from under 1 ms of PostgreSQL
  * to 7 ms after such a rewrite), and autovacuum counts no write in a rewrite to wake it (decision
  * 0091). A migration cannot vacuum itself: drizzle applies them in one transaction. Returns the
- * tables vacuumed.
+ * tables vacuumed. `pending`: whether any migration is pending, when the caller has asked already.
  */
-export async function migrateDatabase(database: Database, folder = migrationsFolder): Promise<string[]> {
-  const pending = await hasPendingMigrations(database.db, folder);
+export async function migrateDatabase(database: Database, folder = migrationsFolder, known?: { pending: boolean }): Promise<string[]> {
+  const pending = known ? known.pending : await hasPendingMigrations(database.db, folder);
   if (database.kind === 'pglite') {
     await migratePglite(database.db as never, { migrationsFolder: folder });
   } else {
@@ -201,11 +201,13 @@ export async function openAppDatabase(
     const existed = existsSync(path.join(dbDir, 'PG_VERSION'));
     database = await openPglite({ dataDir: dbDir });
     if (options.migrate !== false) {
-      if (existed && (await hasPendingMigrations(database.db, folder))) {
+      // asked once: whether to back up first and whether to vacuum after
+      const pending = await hasPendingMigrations(database.db, folder);
+      if (existed && pending) {
         const file = await writeBackup(database.client, config.dataDir, { now: now(), label: 'before-migration' });
         log(dataDirTexts.backupBeforeMigration(file));
       }
-      await migrateDatabase(database, folder);
+      await migrateDatabase(database, folder, { pending });
     }
     const opened = database;
     const schedule = options.dailyBackups ? startDailyBackups(opened.client, config.dataDir, { now, log }) : undefined;
