@@ -320,6 +320,9 @@ describe('WORKERS=2 npm start', () => {
       // and with semi-spaces of 16 MB by default, YOUNG_SPACE_MB unset here: 32 held the mixed load's
       // server over its 400 MB (decisions 0077, 0078)
       expect(args).toContain('--max-semi-space-size=16 ');
+      // and with V8's pretenuring off: node-postgres' answers kept in the old generation held each
+      // page's JSON through the young one's collections (decision 0099)
+      expect(args).toContain('--no-allocation-site-pretenuring ');
     }
     // and with two malloc arenas, not glibc's eight per core (decision 0070)
     for (const pid of [primary, ...workers]) expect(readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')).toContain('MALLOC_ARENA_MAX=2');
