@@ -65,7 +65,11 @@ const CHILD_APP_NAME = 'ledger-bench-targets-child';
  * code, and in a 10-second window they alone set the p99. The warm-up's figures are in each note.
  */
 const WARMUP_SECONDS = 2;
-const warmupOf = (amount: number) => Math.floor(amount / 5);
+/** A save's load: a request for each student, `most` at most, the first fifth of them untimed. */
+const saveLoad = (students: number, most: number) => {
+  const amount = Math.min(students, most);
+  return { amount, warmup: Math.floor(amount / 5) };
+};
 
 export async function run(outer: BenchContext): Promise<BenchRow[]> {
   // on PostgreSQL the app under test runs in a child process (bench/child.ts): the load generator no
@@ -165,8 +169,7 @@ async function measure(ctx: BenchContext, child: ChildServer | null): Promise<Be
         baseUrl: ctx.baseUrl,
         token,
         connections: 50,
-        amount: Math.min(savers.length, ctx.quick ? 500 : 2_000),
-        warmup: warmupOf(Math.min(savers.length, ctx.quick ? 500 : 2_000)),
+        ...saveLoad(savers.length, ctx.quick ? 500 : 2_000),
         next: (i) => ({
           method: 'POST',
           path: '/api/monthly-fee-entries/bulk',
@@ -189,8 +192,7 @@ async function measure(ctx: BenchContext, child: ChildServer | null): Promise<Be
         baseUrl: ctx.baseUrl,
         token,
         connections: 50,
-        amount: Math.min(yearly.length, ctx.quick ? 300 : 2_000),
-        warmup: warmupOf(Math.min(yearly.length, ctx.quick ? 300 : 2_000)),
+        ...saveLoad(yearly.length, ctx.quick ? 300 : 2_000),
         next: (i) => ({ method: 'POST', path: '/api/yearly-fee-entries', body: { studentId: at(yearly, i).id, academicYear: session.name, miscFee: '50', miscDate: today } }),
       });
       rows.push(p99Row(`yearly save: POST /api/yearly-fee-entries (${n})`, f, judge(50), `${yearly.length} students without the misc fee, each once`));
@@ -202,8 +204,7 @@ async function measure(ctx: BenchContext, child: ChildServer | null): Promise<Be
         baseUrl: ctx.baseUrl,
         token,
         connections: 50,
-        amount: Math.min(payers.length, ctx.quick ? 500 : 2_000),
-        warmup: warmupOf(Math.min(payers.length, ctx.quick ? 500 : 2_000)),
+        ...saveLoad(payers.length, ctx.quick ? 500 : 2_000),
         next: (i) => ({ method: 'POST', path: '/api/fees', body: { studentId: at(payers, i).id, fees: [{ type: 'monthly', amount: '10' }], paymentMode: 'cash', clientId: `t14-fee-${run}-${i}` } }),
       });
       rows.push(p99Row(`Record Fee Payment: POST /api/fees (${n})`, f, judge(50), 'each a different student, ₹10 of tuition'));

@@ -131,7 +131,7 @@ export function boundedReadsBeside(db: Db, { max, statementTimeoutMs }: { max: n
  * table as well (the students page of a 60,000-student school went from under 1 ms of PostgreSQL
  * to 7 ms after such a rewrite), and autovacuum counts no write in a rewrite to wake it (decision
  * 0091). A migration cannot vacuum itself: drizzle applies them in one transaction. Returns the
- * tables vacuumed. `pending`: whether any migration is pending, when the caller has asked already.
+ * tables vacuumed. `known.pending`: whether any migration is pending, when the caller has asked already.
  */
 export async function migrateDatabase(database: Database, folder = migrationsFolder, known?: { pending: boolean }): Promise<string[]> {
   const pending = known ? known.pending : await hasPendingMigrations(database.db, folder);
