@@ -32,6 +32,7 @@ import {
   type ReceiptWithLines,
   type PreviousBalanceRow,
   type SessionRow,
+  type StructureRow,
   type StudentRow,
 } from './queries';
 import type { NewLine } from './writer';
@@ -90,7 +91,10 @@ export const FEE_SESSION = sql`(select id from fee_session)`;
 
 /**
  * The reads of `loadStudentSession`, to put beside others in one `readAtOnce` (with its common
- * table `fee_session`, which `FEE_SESSION` names). `studentId` must be a uuid (`isUuid`).
+ * table `fee_session`, which `FEE_SESSION` names). `studentId` must be a uuid (`isUuid`). A
+ * statement that reads the same rows in another read of its own leaves some out (`withoutReads`)
+ * and fills them in from there: a save its placement and structures (`placementAndStructuresFrom`),
+ * fee status its lines (`sessionLinesOf`).
  */
 export function studentSessionReads({ schoolId, studentId, year }: StudentSessionKeys) {
   return {
@@ -103,7 +107,7 @@ export function studentSessionReads({ schoolId, studentId, year }: StudentSessio
             where school_id = ${schoolId} and student_id = ${studentId} and session_id = ${FEE_SESSION} limit 1`,
         (r): Placement => ({ className: String(r.class_name), section: String(r.section), rollNumber: Number(r.roll_number) }),
       ),
-      // not `structures` (the whole school's, which a save reads beside these for the balances)
+      // not `structures` (what a save reads beside these for the balances: every class the student sat in)
       studentStructures: studentStructuresRead({ schoolId, studentId, sessionId: FEE_SESSION }),
       lines: studentSessionLinesRead({ schoolId, studentId, sessionId: FEE_SESSION }),
       closedBy: tableRead(
@@ -113,6 +117,26 @@ export function studentSessionReads({ schoolId, studentId, year }: StudentSessio
       concessions: approvedConcessionsRead({ schoolId, sessionId: FEE_SESSION, studentId }),
       plans: plansRead(schoolId),
     },
+  };
+}
+
+/**
+ * The placement and the structures of `studentSessionReads`, from a save's balance inputs read
+ * beside them (decision 0101): the student's enrollment in the session shown (at most one: unique
+ * per student and session) and every year's structures of every class they sat in and of their
+ * current class, a superset of the two classes `studentStructuresRead` reads, from which
+ * `structureFor` picks the same row.
+ */
+export function placementAndStructuresFrom(rows: {
+  session: readonly SessionRow[];
+  balanceEnrollments: ReadonlyArray<Placement & { sessionId: string }>;
+  structures: StructureRow[];
+}): { placement: Placement[]; studentStructures: StructureRow[] } {
+  const sessionId = rows.session[0]?.id;
+  const enrolled = rows.balanceEnrollments.find((e) => e.sessionId === sessionId);
+  return {
+    placement: enrolled ? [{ className: enrolled.className, section: enrolled.section, rollNumber: enrolled.rollNumber }] : [],
+    studentStructures: rows.structures,
   };
 }
 

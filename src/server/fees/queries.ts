@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AppliedConcession } from '../../domain/concessions';
 import { computeSessionAccount, carriedBalancePositions, type AccountLine, type CarriedBalancePosition, type FeeStructureAmounts, type SessionAccount } from '../../domain/fees';
-import type { FeeHead } from '../../domain/ledger';
+import { isBalanceHead, type FeeHead } from '../../domain/ledger';
 import { planTiming, type InstalmentPlan } from '../../domain/instalments';
 import { paise, type Paise } from '../../domain/money';
 import { normaliseAcademicYear, sessionMonths } from '../../domain/sessions';
@@ -220,6 +220,37 @@ export interface DetailedLine {
 /** Live lines of one student for one session (previous-balance lines excluded), with their receipts. */
 export async function studentSessionLines(db: Db, { schoolId, studentId, sessionId }: { schoolId: string; studentId: string; sessionId: string }): Promise<DetailedLine[]> {
   return readRows(db, studentSessionLinesRead({ schoolId, studentId, sessionId }));
+}
+
+/**
+ * `studentSessionLines` from the student's receipts of the session with their lines (`receiptsRead`
+ * with that session, all of them: the caller checks none was left beyond its limit), where every
+ * line of the session is found: fee status reads its receipts anyway, and reading the lines again
+ * cost PostgreSQL a seventh of the statement and the answer a fifth of its size (decision 0101).
+ * In the read's order (created, position, id), to the millisecond.
+ */
+export function sessionLinesOf(list: readonly ReceiptWithLines[], sessionId: string): DetailedLine[] {
+  const found: Array<DetailedLine & { position: number }> = [];
+  for (const { receipt, lines } of list) {
+    if (receipt.status !== 'live') continue;
+    for (const l of lines) {
+      if (l.sessionId !== sessionId || isBalanceHead(l.head)) continue;
+      found.push({
+        id: l.id,
+        head: l.head,
+        period: l.period,
+        amount: paise(num(l.amountPaise)),
+        paidOn: l.paidOn,
+        createdAt: l.createdAt,
+        receiptId: receipt.id,
+        receiptNumber: receipt.receiptNumber,
+        clientId: receipt.clientId,
+        position: l.position,
+      });
+    }
+  }
+  found.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return found.map(({ position: _position, ...line }) => line);
 }
 
 /** `studentSessionLines` as one read; the session by id or by SQL naming one (a common table of the batch). */

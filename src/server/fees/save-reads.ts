@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passouts } from '../db/schema';
-import { onlyIf, read, readsAtOnceByShape } from '../lib/read-at-once';
+import { onlyIf, read, readsAtOnceByShape, withoutReads } from '../lib/read-at-once';
 import { approvedWaiversRead, lateFineRuleRead } from '../policy/fines';
-import { FEE_SESSION, studentSessionReads } from './context';
+import { FEE_SESSION, placementAndStructuresFrom, studentSessionReads } from './context';
 import { carriedReads, sessionKeys } from './queries';
 import { receiptWriteReads, receiverIdOf, replayRead, type ReceiptActor } from './writer';
 
@@ -11,7 +11,8 @@ import { receiptWriteReads, receiverIdOf, replayRead, type ReceiptActor } from '
  * What a save (Record Fee Payment, the monthly grid, the yearly heads) reads after the student's
  * ledger lock, in ONE statement (decision 0049), assembled once for each shape (decision 0082):
  * the student's session (the one named, else their own), the receipt an earlier try with the same
- * clientId made, the running balances' inputs, and what only some saves need.
+ * clientId made, the running balances' inputs, and what only some saves need. The student's
+ * placement and structures are taken from the balance inputs, not read a second time (decision 0101).
  */
 export interface SaveShape {
   /** a session named by the user (`yearId`, `yearNames`), not the student's own */
@@ -32,7 +33,8 @@ const saveReads = readsAtOnceByShape(
     return {
       with: context.with,
       reads: {
-        ...context.reads,
+        // the placement and the structures are in the balance inputs below (`readForSave`)
+        ...withoutReads(context.reads, 'placement', 'studentStructures'),
         seen: replayRead({ schoolId, clientId: shape.replay ? p.clientId : null }),
         ...onlyIf(shape.left, {
           leftFrom: read(
@@ -52,8 +54,9 @@ const saveReads = readsAtOnceByShape(
 );
 
 /**
- * Runs a save's reads. Hands the statement to the driver before it returns, as `readUnderStudentLock`
- * needs (`readsAtOnce` runs it as `executePrepared` does).
+ * Runs a save's reads, with the placement and the structures `studentSessionFrom` takes. Hands the
+ * statement to the driver before it returns, as `readUnderStudentLock` needs (`readsAtOnce` runs it
+ * as `executePrepared` does).
  */
 export function readForSave(
   tx: Db,
@@ -70,5 +73,6 @@ export function readForSave(
   const year = academicYear ? sessionKeys(academicYear) : null;
   const userId = receiverIdOf(actor, receivedBy);
   const shape = { named: year !== null, carried: false, fine: false, left: false, ...needs, replay: clientId !== null, receiver: userId !== null };
-  return saveReads(shape)(tx, { schoolId, studentId, yearId: year?.id ?? null, yearNames: year?.names ?? [], clientId, userId });
+  const read = saveReads(shape)(tx, { schoolId, studentId, yearId: year?.id ?? null, yearNames: year?.names ?? [], clientId, userId });
+  return read.then((rows) => ({ ...rows, ...placementAndStructuresFrom(rows) }));
 }

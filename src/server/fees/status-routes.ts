@@ -9,7 +9,7 @@ import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
 import { isUuid } from '../lib/ids';
 import { approvedWaiversRead, fineOf, lateFineRuleFrom, lateFineRuleRead } from '../policy/fines';
-import { readsAtOnce } from '../lib/read-at-once';
+import { readsAtOnce, withoutReads } from '../lib/read-at-once';
 import { compiledSerializer } from '../lib/compiled-serializer';
 import { notFound } from '../lib/errors';
 import { fineSummaryDto, fineSummaryToDto } from '../../domain/fines';
@@ -32,7 +32,7 @@ import {
   toSessionDto,
   toStructureDto,
 } from './dto';
-import { carriedBalances, carriedFrom, carriedReads, findStudentOr404, receiptsRead, sessionKeys, summariseCarried } from './queries';
+import { carriedBalances, carriedFrom, carriedReads, findStudentOr404, receiptsRead, sessionKeys, sessionLinesOf, studentSessionLines, summariseCarried } from './queries';
 
 const idParams = z.object({ id: z.string() });
 
@@ -96,15 +96,19 @@ function feeStatusReads(keys: StudentSessionKeys) {
   return {
     with: context.with,
     reads: {
-      ...context.reads,
+      // the session's lines are taken from its receipts (`sessionLinesOf`)
+      ...withoutReads(context.reads, 'lines'),
       ...carriedReads({ schoolId, studentId }),
-      receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: 500, offset: 0 }),
+      receipts: receiptsRead({ schoolId, studentId, sessionId: FEE_SESSION, limit: RECEIPTS_SHOWN, offset: 0 }),
       credit: creditRead({ schoolId, studentId }),
       fineRule: lateFineRuleRead(schoolId),
       waivers: approvedWaiversRead({ schoolId, studentId, sessionId: FEE_SESSION }),
     },
   };
 }
+
+/** The receipts Fee Status lists, newest first: a session's are a few dozen at most. */
+const RECEIPTS_SHOWN = 500;
 
 const feeStatusInOwnSession = readsAtOnce(['schoolId', 'studentId'], (p) => feeStatusReads(p), { genericPlans: true });
 
@@ -147,7 +151,15 @@ export async function feeStatusRoutes(fastify: FastifyInstance): Promise<void> {
       const rows = await (year
         ? feeStatusInSession(db, { schoolId, studentId, yearId: year.id, yearNames: year.names })
         : feeStatusInOwnSession(db, { schoolId, studentId }));
-      const ctx = studentSessionFrom(rows, args);
+      // every line of the session is on one of its receipts, all of them read but for a student
+      // with more than the list shows, whose lines are read on their own (decision 0101)
+      const sessionId = rows.session[0]?.id;
+      const lines = !sessionId
+        ? []
+        : rows.receipts.length < RECEIPTS_SHOWN
+          ? sessionLinesOf(rows.receipts, sessionId)
+          : await studentSessionLines(db, { schoolId, studentId, sessionId });
+      const ctx = studentSessionFrom({ ...rows, lines }, args);
       const asOfMonth = ctx.carried ? ctx.carried.throughMonth : indiaMonthKey(now);
       const account = accountFor(ctx, asOfMonth);
       const carried = carriedFrom(rows);

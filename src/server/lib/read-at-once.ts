@@ -183,3 +183,13 @@ export function onlyIf<R extends Record<string, Read<unknown>>>(needed: boolean,
   if (needed) return reads;
   return Object.fromEntries(Object.entries(reads).map(([name, r]) => [name, { query: sql`select 1 where false`, parse: r.parse }])) as unknown as R;
 }
+
+/**
+ * The same reads less some, for a statement that finds those rows in another read of its own and
+ * fills them in from there (a save's placement from its balance inputs, decision 0101).
+ */
+export function withoutReads<R extends Record<string, Read<unknown>>, K extends keyof R>(reads: R, ...names: K[]): Omit<R, K> {
+  const kept: Partial<R> = { ...reads };
+  for (const name of names) delete kept[name];
+  return kept as Omit<R, K>;
+}
