@@ -49,7 +49,7 @@ describe('Fee Status lines from its receipts', () => {
     expect(listed).toHaveLength(4);
     const own = await studentSessionLines(db, { schoolId: school.schoolId, studentId, sessionId });
     const derived = sessionLinesOf(listed, sessionId);
-    // April tuition and bus, May tuition, the exam fee, May's ₹300 and June's ₹400 of the ₹700
+    // the grid's months, the exam fee and the ₹700 payment's lines; none of the cancelled ₹999
     expect(derived.map((l) => [l.head, l.period, l.amount])).toEqual(own.map((l) => [l.head, l.period, l.amount]));
     expect(derived).toEqual(own);
     expect(own.reduce((s, l) => s + l.amount, 0)).toBe(1500_00 + 600_00 + 1200_00 + 800_00 + 700_00);

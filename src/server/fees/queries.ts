@@ -226,7 +226,7 @@ export async function studentSessionLines(db: Db, { schoolId, studentId, session
  * `studentSessionLines` from the student's receipts of the session with their lines (`receiptsRead`
  * with that session, all of them: the caller checks none was left beyond its limit), where every
  * line of the session is found: fee status reads its receipts anyway, and reading the lines again
- * cost PostgreSQL a seventh of the statement and the answer a fifth of its size (decision 0101).
+ * cost a fifth of the statement's PostgreSQL time and of its answer (decision 0101).
  * In the read's order (created, position, id), to the millisecond.
  */
 export function sessionLinesOf(list: readonly ReceiptWithLines[], sessionId: string): DetailedLine[] {
