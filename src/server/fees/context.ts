@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { allocateCarriedPayment } from '../../domain/fees';
 import { formatINR, type Paise } from '../../domain/money';
-import { isBalanceHead, monthLabel } from '../../domain/ledger';
+import { monthLabel } from '../../domain/ledger';
 import type { AppliedConcession } from '../../domain/concessions';
 import type { Db } from '../db/client';
 import { approvedConcessionsRead, concessionsBy } from '../policy/concession-queries';
@@ -20,6 +20,7 @@ import {
   findSessionById,
   placementOutside,
   sessionKeys,
+  sessionLinesOf,
   sessionMatching,
   structureFor,
   structuresFrom,
@@ -278,18 +279,5 @@ export const monthWhat = (head: 'tuition' | 'bus', key: string) => `the ${head =
 
 /** The student's lines of the session after a save: what was there plus the new receipt's own lines. */
 export function linesAfter(ctx: StudentSession, written: ReceiptWithLines): DetailedLine[] {
-  const added = written.lines
-    .filter((l) => l.sessionId === ctx.session.id && !isBalanceHead(l.head))
-    .map((l) => ({
-      id: l.id,
-      head: l.head,
-      period: l.period,
-      amount: l.amountPaise as Paise,
-      paidOn: l.paidOn,
-      createdAt: l.createdAt,
-      receiptId: written.receipt.id,
-      receiptNumber: written.receipt.receiptNumber,
-      clientId: written.receipt.clientId,
-    }));
-  return [...ctx.lines, ...added];
+  return [...ctx.lines, ...sessionLinesOf([written], ctx.session.id)];
 }
