@@ -69,4 +69,8 @@ export interface BenchContext {
 }
 
 /** A bench file exports `run(ctx)` and returns its rows. */
-export type BenchModule = { run(ctx: BenchContext): Promise<BenchRow[]> };
+export type BenchModule = {
+  run(ctx: BenchContext): Promise<BenchRow[]>;
+  /** a scenario that writes no school's ledger has no verify-ledger row after it */
+  writesNoLedger?: boolean;
+};

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { startChildServer } from './child';
+import { p99Row, variedLoad } from './load';
+import type { BenchContext, BenchRow } from './types';
+
+/**
+ * The machine's floor (decision 0102): what this machine answers at the targets' 50 connections
+ * when almost nothing is asked, measured in the same run as the targets, so a row that fails can be
+ * read against what the machine itself allows that day. Its speed moved by half within an hour on
+ * the shared 2-core machines the table is judged on.
+ *
+ * - the app's least answer: `GET /api/health` on the app's own `npm start` process (no sign-in, no
+ *   database), under the load generator every target row uses;
+ * - PostgreSQL's least read and least gapless-numbered write, from `pgbench` (PostgreSQL's own load
+ *   tool, in C) on a scratch database: a row by its key; a row read, the counter row taken with a
+ *   row inserted (as every receipt takes its school's counter, ruling 4), a row updated. The write
+ *   runs on 50 connections, as the targets' load reaches the app, and on 2, as the app's pool reaches
+ *   PostgreSQL on two cores (decision 0076): the rate a closed loop of 50 can get at best.
+ */
+const PORT = Number(process.env.BENCH_FLOOR_PORT ?? 5104);
+const CHILD_APP_NAME = 'ledger-bench-floor-child';
+const exec = promisify(execFile);
+
+/** nothing here writes a school's ledger: the runner's verify-ledger row after it is left out */
+export const writesNoLedger = true;
+
+/** the least receipt: a row read, the school's counter row taken with the receipt's row inserted, a balance updated */
+const GAPLESS_WRITE = `\\set aid random(1, 100000 * :scale)
+BEGIN;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+WITH c AS (UPDATE floor_counter SET last_number = last_number + 1 WHERE id = 1 RETURNING last_number)
+  INSERT INTO floor_receipts (number, aid, amount) SELECT last_number, :aid, 10 FROM c;
+UPDATE pgbench_accounts SET abalance = abalance + 10 WHERE aid = :aid;
+END;
+`;
+
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  if (ctx.dbKind !== 'postgres' || !ctx.databaseUrl) return [{ name: "machine's floor", note: 'PostgreSQL only (npm run bench:pg)' }];
+  const rows: BenchRow[] = [];
+  const push = (row: BenchRow) => {
+    ctx.log(`  · ${row.name}: ${row.requestsPerSecond ?? ''}/s, p50 ${row.p50Ms ?? ''} ms, p99 ${row.p99Ms ?? ''} ms (${row.note ?? ''})`);
+    rows.push(row);
+  };
+
+  const child = await startChildServer(ctx, { port: PORT, appName: CHILD_APP_NAME });
+  try {
+    const f = await variedLoad({ name: 'health', baseUrl: child.baseUrl, connections: 50, duration: ctx.seconds(10), warmup: 2, next: () => ({ path: '/api/health' }) });
+    push(p99Row("machine's floor: the app's least answer, GET /api/health (50 connections)", f, undefined, 'no sign-in, no database'));
+  } finally {
+    await child.stop();
+  }
+
+  const pgbench = await exec('pgbench', ['--version']).catch(() => null);
+  if (!pgbench) {
+    push({ name: "machine's floor: PostgreSQL's", note: "pgbench not found (Debian's postgresql-client): not measured" });
+    return rows;
+  }
+  const url = new URL(ctx.databaseUrl);
+  const scratch = `${url.pathname.slice(1)}_floor`;
+  const admin = new pg.Client({ connectionString: ctx.databaseUrl });
+  await admin.connect();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-floor-'));
+  try {
+    await admin.query(`CREATE DATABASE ${scratch}`);
+    url.pathname = `/${scratch}`;
+    const target = url.toString();
+    await exec('pgbench', ['-i', '-q', '-s', '10', target]);
+    const setup = new pg.Client({ connectionString: target });
+    await setup.connect();
+    await setup.query('create table floor_counter (id int primary key, last_number bigint not null); insert into floor_counter values (1, 0)');
+    await setup.query('create table floor_receipts (id bigserial primary key, number bigint not null, aid int not null, amount int not null, created_at timestamptz not null default now())');
+    await setup.end();
+    const script = path.join(dir, 'gapless.sql');
+    writeFileSync(script, GAPLESS_WRITE);
+
+    /** pgbench for `seconds` after 2 s untimed, its p50 and p99 from its log of every transaction */
+    const measure = async (args: string[], clients: number, label: string): Promise<BenchRow> => {
+      const common = ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2))];
+      await exec('pgbench', [...common, '-T', '2', ...args, target]);
+      const prefix = path.join(dir, label);
+      const { stdout } = await exec('pgbench', [...common, '-T', String(ctx.seconds(10)), '-l', `--log-prefix=${prefix}`, ...args, target]);
+      const latencies = readdirSync(dir)
+        .filter((f) => f.startsWith(`${label}.`))
+        .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000))
+        .sort((a, b) => a - b);
+      const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
+      const tps = Math.round(Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0));
+      return { name: '', requestsPerSecond: tps, p50Ms: at(0.5), p99Ms: at(0.99), errors: 0, note: `${latencies.length} transactions` };
+    };
+
+    const read = await measure(['-S'], 50, 'read');
+    push({ ...read, name: "machine's floor: PostgreSQL's least read (pgbench, 50 connections)", note: `${read.note}; one row by its key (--select-only)` });
+    const write = await measure(['-f', script], 50, 'write50');
+    push({
+      ...write,
+      name: "machine's floor: PostgreSQL's least numbered write (pgbench, 50 connections)",
+      note: `${write.note}; a row read, a counter row taken with a row inserted, a row updated`,
+    });
+    const pooled = await measure(['-f', script], 2, 'write2');
+    // a closed loop of 50 connections in front of a pool that serves `rate` a second waits 50 / rate
+    const wait = pooled.requestsPerSecond ? Math.round((50_000 / pooled.requestsPerSecond) * 10) / 10 : 0;
+    push({
+      ...pooled,
+      name: "machine's floor: that write through 2 connections, as the app's pool (pgbench)",
+      note: `${pooled.note}; 50 connections queued in front of it would each wait ${wait} ms a write`,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+  return rows;
+}
