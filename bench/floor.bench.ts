@@ -57,7 +57,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
 
   const pgbench = await exec('pgbench', ['--version']).catch(() => null);
   if (!pgbench) {
-    push({ name: "machine's floor: PostgreSQL's", note: "pgbench not found (Debian's postgresql-client): not measured" });
+    push({ name: "machine's floor: PostgreSQL's", note: "pgbench not found (it comes with Debian's postgresql-15): not measured" });
     return rows;
   }
   const url = new URL(ctx.databaseUrl);
