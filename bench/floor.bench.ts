@@ -29,8 +29,14 @@ const exec = promisify(execFile);
 /** nothing here writes a school's ledger: the runner's verify-ledger row after it is left out */
 export const writesNoLedger = true;
 
-/** the least receipt: a row read, the school's counter row taken with the receipt's row inserted, a balance updated */
-const GAPLESS_WRITE = `\\set aid random(1, 100000 * :scale)
+/** pgbench's scale on the scratch database: 1,000,000 rows in pgbench_accounts */
+const SCALE = 10;
+
+/**
+ * The least receipt: a row read, the school's counter row taken with the receipt's row inserted, a
+ * balance updated. (A custom script's :scale is 1 whatever the database holds: the rows are counted here.)
+ */
+const GAPLESS_WRITE = `\\set aid random(1, ${SCALE * 100_000})
 BEGIN;
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 WITH c AS (UPDATE floor_counter SET last_number = last_number + 1 WHERE id = 1 RETURNING last_number)
@@ -69,7 +75,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     await admin.query(`CREATE DATABASE ${scratch}`);
     url.pathname = `/${scratch}`;
     const target = url.toString();
-    await exec('pgbench', ['-i', '-q', '-s', '10', target]);
+    await exec('pgbench', ['-i', '-q', '-s', String(SCALE), target]);
     const setup = new pg.Client({ connectionString: target });
     await setup.connect();
     await setup.query('create table floor_counter (id int primary key, last_number bigint not null); insert into floor_counter values (1, 0)');
