@@ -84,37 +84,31 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const script = path.join(dir, 'gapless.sql');
     writeFileSync(script, GAPLESS_WRITE);
 
-    /** pgbench for `seconds` after 2 s untimed, its p50 and p99 from its log of every transaction */
-    const measure = async (args: string[], clients: number, label: string): Promise<BenchRow> => {
+    /** pgbench for `seconds` after 2 s untimed, as a row: its p50 and p99 from its log of every transaction */
+    const measure = async (name: string, args: string[], clients: number, detail: (rate: number) => string): Promise<BenchRow> => {
+      const label = `c${clients}${args[0]}`.replace(/\W/g, '');
       const common = ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 2))];
       await exec('pgbench', [...common, '-T', '2', ...args, target]);
-      const prefix = path.join(dir, label);
-      const { stdout } = await exec('pgbench', [...common, '-T', String(ctx.seconds(10)), '-l', `--log-prefix=${prefix}`, ...args, target]);
+      const { stdout } = await exec('pgbench', [...common, '-T', String(ctx.seconds(10)), '-l', `--log-prefix=${path.join(dir, label)}`, ...args, target]);
       const latencies = readdirSync(dir)
         .filter((f) => f.startsWith(`${label}.`))
         .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000))
         .sort((a, b) => a - b);
       const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
-      const tps = Math.round(Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0));
-      return { name: '', requestsPerSecond: tps, p50Ms: at(0.5), p99Ms: at(0.99), errors: 0, note: `${latencies.length} transactions` };
+      const rate = Math.round(Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0));
+      const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+      return { name, requestsPerSecond: rate, p50Ms: at(0.5), p99Ms: at(0.99), errors: failed, note: `${latencies.length} transactions; ${detail(rate)}` };
     };
 
-    const read = await measure(['-S'], 50, 'read');
-    push({ ...read, name: "machine's floor: PostgreSQL's least read (pgbench, 50 connections)", note: `${read.note}; one row by its key (--select-only)` });
-    const write = await measure(['-f', script], 50, 'write50');
-    push({
-      ...write,
-      name: "machine's floor: PostgreSQL's least numbered write (pgbench, 50 connections)",
-      note: `${write.note}; a row read, a counter row taken with a row inserted, a row updated`,
-    });
-    const pooled = await measure(['-f', script], 2, 'write2');
+    push(await measure("machine's floor: PostgreSQL's least read (pgbench, 50 connections)", ['-S'], 50, () => 'one row by its key (--select-only)'));
+    const write = 'a row read, a counter row taken with a row inserted, a row updated';
+    push(await measure("machine's floor: PostgreSQL's least numbered write (pgbench, 50 connections)", ['-f', script], 50, () => write));
     // a closed loop of 50 connections in front of a pool that serves `rate` a second waits 50 / rate
-    const wait = pooled.requestsPerSecond ? Math.round((50_000 / pooled.requestsPerSecond) * 10) / 10 : 0;
-    push({
-      ...pooled,
-      name: "machine's floor: that write through 2 connections, as the app's pool (pgbench)",
-      note: `${pooled.note}; 50 connections queued in front of it would each wait ${wait} ms a write`,
-    });
+    push(
+      await measure("machine's floor: that write through 2 connections, as the app's pool (pgbench)", ['-f', script], 2, (rate) =>
+        rate ? `50 connections queued in front of it would each wait ${Math.round((50_000 / rate) * 10) / 10} ms a write` : 'no transaction',
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch(() => undefined);
