@@ -3,6 +3,7 @@ import { CLASSES } from '../src/domain/classes';
 import { aprilToMarchSession, indiaDate, sessionMonths } from '../src/domain/sessions';
 import { previousBalances, receiptLines, receipts, students } from '../src/server/db/schema';
 import { seedSession, seedStructure, seedStudents } from '../src/server/fees/test-fixtures';
+import { percentile } from './load';
 import type { BenchContext, BenchRow } from './types';
 import { rebuildSchoolBalances } from '../src/server/balances/refresh';
 
@@ -30,8 +31,7 @@ async function timeRequests(count: number, send: (i: number) => Promise<Response
     statuses.push(res.status);
   }
   ms.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]! * 10) / 10;
-  return { p50: at(0.5), p99: at(0.99), perSecond: Math.round((count * 1000) / (performance.now() - began)), statuses };
+  return { p50: percentile(ms, 0.5, 1), p99: percentile(ms, 0.99, 1), perSecond: Math.round((count * 1000) / (performance.now() - began)), statuses };
 }
 
 const post = (ctx: BenchContext, token: string, path: string, body: unknown) =>

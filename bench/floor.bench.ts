@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startChildServer } from './child';
-import { p99Row, variedLoad } from './load';
+import { p99Row, percentile, variedLoad } from './load';
 import type { BenchContext, BenchRow } from './types';
 
 /**
@@ -47,23 +47,20 @@ END;
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   if (ctx.dbKind !== 'postgres' || !ctx.databaseUrl) return [{ name: "machine's floor", note: 'PostgreSQL only (npm run bench:pg)' }];
+  // a minute in all: the runner prints its rows after it, with no progress lines of its own
   const rows: BenchRow[] = [];
-  const push = (row: BenchRow) => {
-    ctx.log(`  · ${row.name}: ${row.requestsPerSecond ?? ''}/s, p50 ${row.p50Ms ?? ''} ms, p99 ${row.p99Ms ?? ''} ms (${row.note ?? ''})`);
-    rows.push(row);
-  };
 
   const child = await startChildServer(ctx, { port: PORT, appName: CHILD_APP_NAME });
   try {
     const f = await variedLoad({ name: 'health', baseUrl: child.baseUrl, connections: 50, duration: ctx.seconds(10), warmup: 2, next: () => ({ path: '/api/health' }) });
-    push(p99Row("machine's floor: the app's least answer, GET /api/health (50 connections)", f, undefined, 'no sign-in, no database'));
+    rows.push(p99Row("machine's floor: the app's least answer, GET /api/health (50 connections)", f, undefined, 'no sign-in, no database'));
   } finally {
     await child.stop();
   }
 
   const pgbench = await exec('pgbench', ['--version']).catch(() => null);
   if (!pgbench) {
-    push({ name: "machine's floor: PostgreSQL's", note: "pgbench not found (it comes with Debian's postgresql-15): not measured" });
+    rows.push({ name: "machine's floor: PostgreSQL's", note: "pgbench not found (it comes with Debian's postgresql-15): not measured" });
     return rows;
   }
   const url = new URL(ctx.databaseUrl);
@@ -94,17 +91,16 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         .filter((f) => f.startsWith(`${label}.`))
         .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[2]) / 1000))
         .sort((a, b) => a - b);
-      const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
       const rate = Math.round(Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0));
       const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
-      return { name, requestsPerSecond: rate, p50Ms: at(0.5), p99Ms: at(0.99), errors: failed, note: `${latencies.length} transactions; ${detail(rate)}` };
+      return { name, requestsPerSecond: rate, p50Ms: percentile(latencies, 0.5, 1), p99Ms: percentile(latencies, 0.99, 1), errors: failed, note: `${latencies.length} transactions; ${detail(rate)}` };
     };
 
-    push(await measure("machine's floor: PostgreSQL's least read (pgbench, 50 connections)", ['-S'], 50, () => 'one row by its key (--select-only)'));
+    rows.push(await measure("machine's floor: PostgreSQL's least read (pgbench, 50 connections)", ['-S'], 50, () => 'one row by its key (--select-only)'));
     const write = 'a row read, a counter row taken with a row inserted, a row updated';
-    push(await measure("machine's floor: PostgreSQL's least numbered write (pgbench, 50 connections)", ['-f', script], 50, () => write));
+    rows.push(await measure("machine's floor: PostgreSQL's least numbered write (pgbench, 50 connections)", ['-f', script], 50, () => write));
     // a closed loop of 50 connections in front of a pool that serves `rate` a second waits 50 / rate
-    push(
+    rows.push(
       await measure("machine's floor: that write through 2 connections, as the app's pool (pgbench)", ['-f', script], 2, (rate) =>
         rate ? `50 connections queued in front of it would each wait ${Math.round((50_000 / rate) * 10) / 10} ms a write` : 'no transaction',
       ),

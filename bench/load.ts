@@ -166,9 +166,8 @@ export async function openLoad(load: VariedLoad): Promise<{ run(): Promise<LoadF
         };
         await Promise.all(Array.from({ length: load.connections }, clerk));
         latencies.sort((x, y) => x - y);
-        const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!) : 0);
         const seconds = (performance.now() - started) / 1000;
-        return { requestsPerSecond: Math.round(latencies.length / seconds), p50Ms: at(0.5), p99Ms: at(0.99), errors, total: latencies.length };
+        return { requestsPerSecond: Math.round(latencies.length / seconds), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), errors, total: latencies.length };
       } finally {
         agent.destroy();
       }
@@ -177,6 +176,13 @@ export async function openLoad(load: VariedLoad): Promise<{ run(): Promise<LoadF
 }
 
 /** A load row judged on p99 (and no errors). */
+/** The q-quantile of latencies sorted ascending, rounded to `digits` decimals; 0 when there are none. */
+export function percentile(sorted: number[], q: number, digits = 0): number {
+  if (sorted.length === 0) return 0;
+  const scale = 10 ** digits;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * scale) / scale;
+}
+
 export function p99Row(name: string, f: LoadFigures, p99Ms: number | undefined, note?: string): BenchRow {
   const errors = allErrors(f);
   return {
