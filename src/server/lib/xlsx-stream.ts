@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { toRupeeString, type Paise } from '../../domain/money';
+import { asciiBytes, ByteText, putBytes, putDigits, putRupees } from './byte-text';
 import { ZipStream, type ZipPart } from './zip-stream';
 
 /**
@@ -52,6 +53,43 @@ const STYLE = {
   date: { plain: 4, bold: 6, title: 6 },
 } as const;
 
+/**
+ * A column's cells as bytes, for one row style: the start of a cell's reference (`<c r="A`), and
+ * what follows the reference: the reference closed, the style (none for the default), the cell's
+ * type, and the start of its value, a number (or a date's serial), a shared string's number, or an
+ * inline string.
+ */
+interface ColumnBytes {
+  open: Uint8Array;
+  value: Uint8Array;
+  shared: Uint8Array;
+  inline: Uint8Array;
+  money: boolean;
+  date: boolean;
+}
+
+function columnBytes(index: number, kind: 'text' | 'money' | 'date', style: XlsxRowStyle): ColumnBytes {
+  const s = STYLE[kind][style];
+  const attribute = s === 0 ? '"' : `" s="${s}"`;
+  return {
+    open: asciiBytes(`<c r="${columnLetters(index + 1)}`),
+    value: asciiBytes(`${attribute}><v>`),
+    shared: asciiBytes(`${attribute} t="s"><v>`),
+    inline: asciiBytes(`${attribute} t="inlineStr"><is>`),
+    money: kind === 'money',
+    date: kind === 'date',
+  };
+}
+
+const ROW_OPEN = asciiBytes('<row r="');
+const TAG_END = asciiBytes('">');
+const VALUE_END = asciiBytes('</v></c>');
+const INLINE_END = asciiBytes('</is></c>');
+const ROW_END = asciiBytes('</row>');
+/** The most bytes a row's own markup takes, and a cell's but for inline text (written with its own room). */
+const ROW_BYTES = 64;
+const CELL_BYTES = 160;
+
 /** Characters of distinct text the shared strings hold at most; later new text is written inline. */
 export const SHARED_STRINGS_MAX_CHARS = 4_000_000;
 
@@ -87,6 +125,8 @@ class SharedStrings {
 
 /** Written to the zip when this much text has gathered. */
 const CHUNK_CHARS = 64 * 1024;
+/** A sheet's bytes are handed to the zip when this many have gathered. */
+const CHUNK_BYTES = 64 * 1024;
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -151,13 +191,14 @@ interface SheetPages {
 type WaitingRow = { cells: readonly XlsxCell[]; style: XlsxRowStyle } | null;
 
 export class XlsxSheet {
-  private text = '';
+  /** the page's XML not yet handed to the zip, written as bytes (decision 0103) */
+  private readonly out = new ByteText(CHUNK_BYTES + 8 * 1024);
   private rowNumber = 0;
   private page = 0;
   private ended = false;
   private readonly head: string;
-  private readonly letters: string[];
-  private readonly kinds: Array<'text' | 'money' | 'date'>;
+  /** each column's bytes (`ColumnBytes`), by row style */
+  private readonly columnBytes: Record<XlsxRowStyle, ColumnBytes[]>;
   private readonly serials = new Map<string, number | null>();
   private readonly waiting: WaitingRow[] = [];
   private part: ZipPart | null = null;
@@ -169,13 +210,13 @@ export class XlsxSheet {
     private readonly header: readonly XlsxCell[] | undefined,
     private readonly onEnd: () => void,
   ) {
-    this.letters = columns.map((_, i) => columnLetters(i + 1));
-    this.kinds = columns.map((c) => c.kind ?? 'text');
+    const kinds = columns.map((c) => c.kind ?? 'text');
+    this.columnBytes = { plain: kinds.map((k, i) => columnBytes(i, k, 'plain')), bold: kinds.map((k, i) => columnBytes(i, k, 'bold')), title: kinds.map((k, i) => columnBytes(i, k, 'title')) };
     const cols = columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width}" customWidth="1"/>`).join('');
     this.head =
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>` +
       `<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`;
-    this.text = this.head;
+    this.out.utf8(this.head);
     if (header) this.put(header, 'bold');
   }
 
@@ -191,7 +232,7 @@ export class XlsxSheet {
       return true;
     }
     this.put(cells, style);
-    return this.text.length >= CHUNK_CHARS;
+    return this.out.pos >= CHUNK_BYTES;
   }
 
   /** This page holds its most rows, or rows already wait for the next: a new row waits too. */
@@ -199,29 +240,58 @@ export class XlsxSheet {
     return this.rowNumber >= this.pages.maxRows || this.waiting.length > 0;
   }
 
+  /**
+   * `<row r="7"><c r="A7" t="s"><v>12</v></c>…</row>`, written as bytes: a cell's reference, its
+   * style (`s`), and a number, a date's serial, a shared string's number or an inline string.
+   */
   private put(cells: readonly XlsxCell[], style: XlsxRowStyle): void {
+    const out = this.out;
     const r = ++this.rowNumber;
-    let xml = `<row r="${r}">`;
+    const columns = this.columnBytes[style];
+    out.reserve(ROW_BYTES + cells.length * CELL_BYTES);
+    let buf = out.buf;
+    let pos = putBytes(buf, out.pos, ROW_OPEN);
+    // the row's number, copied into each cell's reference from here
+    const digitsAt = pos;
+    pos = putDigits(buf, pos, r);
+    const digitsEnd = pos;
+    pos = putBytes(buf, pos, TAG_END);
     for (let i = 0; i < cells.length; i++) {
       const value = cells[i];
       if (value === null || value === undefined || value === '') continue;
-      const ref = `${this.letters[i] ?? columnLetters(i + 1)}${r}`;
-      const kind = this.kinds[i] ?? 'text';
-      const s = STYLE[kind][style];
-      const sAttr = s === 0 ? '' : ` s="${s}"`;
+      const column = columns[i] ?? columnBytes(i, 'text', style);
+      pos = putBytes(buf, pos, column.open);
+      for (let k = digitsAt; k < digitsEnd; k++) buf[pos++] = buf[k]!;
       if (typeof value === 'number') {
-        const v = kind === 'money' ? toRupeeString(value as Paise) : String(value);
-        xml += `<c r="${ref}"${sAttr}><v>${v}</v></c>`;
-      } else {
-        const serial = kind === 'date' ? this.serialOf(value) : null;
-        if (serial !== null) xml += `<c r="${ref}"${sAttr}><v>${serial}</v></c>`;
-        else {
-          const n = this.strings.numberOf(value);
-          xml += n >= 0 ? `<c r="${ref}"${sAttr} t="s"><v>${n}</v></c>` : `<c r="${ref}"${sAttr} t="inlineStr"><is>${textElement(value)}</is></c>`;
-        }
+        pos = putBytes(buf, pos, column.value);
+        if (!column.money) pos = putDigits(buf, pos, value);
+        else if (Number.isSafeInteger(value)) pos = putRupees(buf, pos, value);
+        else pos = putBytes(buf, pos, asciiBytes(toRupeeString(value as Paise)));
+        pos = putBytes(buf, pos, VALUE_END);
+        continue;
       }
+      const serial = column.date ? this.serialOf(value) : null;
+      if (serial !== null) {
+        pos = putBytes(buf, pos, column.value);
+        pos = putDigits(buf, pos, serial);
+        pos = putBytes(buf, pos, VALUE_END);
+        continue;
+      }
+      const n = this.strings.numberOf(value);
+      if (n >= 0) {
+        pos = putBytes(buf, pos, column.shared);
+        pos = putDigits(buf, pos, n);
+        pos = putBytes(buf, pos, VALUE_END);
+        continue;
+      }
+      pos = putBytes(buf, pos, column.inline);
+      out.pos = pos;
+      out.utf8(textElement(value));
+      out.reserve((cells.length - i) * CELL_BYTES + ROW_BYTES);
+      buf = out.buf;
+      pos = putBytes(buf, out.pos, INLINE_END);
     }
-    this.text += `${xml}</row>`;
+    out.pos = putBytes(buf, pos, ROW_END);
   }
 
   private serialOf(value: string): number | null {
@@ -243,13 +313,12 @@ export class XlsxSheet {
   /** Hands the gathered text to the zip once there is enough of it, waiting while the zip is behind. */
   async flush(force = false): Promise<void> {
     if (this.waiting.length > 0) await this.nextPages();
-    if (!force && this.text.length < CHUNK_CHARS) return;
+    if (!force && this.out.pos < CHUNK_BYTES) return;
     await this.send();
   }
 
   private async send(): Promise<void> {
-    const chunk = this.text;
-    this.text = '';
+    const chunk = this.out.take();
     this.part ??= await this.pages.start(this.page);
     await this.part.write(chunk);
   }
@@ -258,19 +327,19 @@ export class XlsxSheet {
   private async nextPages(): Promise<void> {
     let k = 0;
     while (k < this.waiting.length) {
-      this.text += SHEET_TAIL;
+      this.out.utf8(SHEET_TAIL);
       await this.send();
       await this.part!.end();
       this.part = null;
       this.page += 1;
       this.rowNumber = 0;
-      this.text = this.head;
+      this.out.utf8(this.head);
       if (this.header) this.put(this.header, 'bold');
       for (; k < this.waiting.length && this.rowNumber < this.pages.maxRows; k++) {
         const row = this.waiting[k];
         if (row) this.put(row.cells, row.style);
         else this.rowNumber += 1;
-        if (this.text.length >= CHUNK_CHARS) await this.send();
+        if (this.out.pos >= CHUNK_BYTES) await this.send();
       }
     }
     this.waiting.length = 0;
@@ -281,7 +350,7 @@ export class XlsxSheet {
     if (this.ended) return;
     this.ended = true;
     if (this.waiting.length > 0) await this.nextPages();
-    this.text += SHEET_TAIL;
+    this.out.utf8(SHEET_TAIL);
     await this.send();
     await this.part!.end();
     this.onEnd();

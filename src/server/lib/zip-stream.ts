@@ -172,10 +172,13 @@ export class ZipPart {
     });
   }
 
-  /** Adds text to the part, waiting while zlib is behind. */
-  async write(text: string): Promise<void> {
+  /**
+   * Adds text, or bytes of UTF-8 text, to the part, waiting while zlib is behind. Bytes are held by
+   * zlib until compressed: the caller must not write into them again (`ByteText.take`).
+   */
+  async write(text: string | Buffer): Promise<void> {
     if (text.length === 0) return;
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     this.crc = crc32(bytes, this.crc);
     this.size += bytes.length;
     if (!this.deflate.write(bytes)) await once(this.deflate, 'drain', { signal: this.signal });

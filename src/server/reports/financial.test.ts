@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
-import { feeTableParts, monthlyFeeRows, monthWindows, yearlyFeeRows } from './financial';
+import { feeTableParts, monthlyFeeRows, monthWindows, startingWithAMonth, yearlyFeeRows } from './financial';
 import { buildFixtureSchool, EXPECTED, NOW, type FixtureSchool } from './test-school';
 
 let ctx: TestContext;
@@ -158,6 +158,28 @@ describe('GET /api/reports/financial', () => {
     expect([...monthWindows('2027-12-01', '2028-02-29', 1)].map((w) => w.to)).toEqual(['2027-12-31', '2028-01-31', '2028-02-29']);
     expect([...monthWindows('2025-04-01', '2026-03-31', 12)]).toEqual([{ from: '2025-04-01', to: '2026-03-31' }]);
     expect([...monthWindows('2026-05-09', '2026-05-09', 12)]).toEqual([{ from: '2026-05-09', to: '2026-05-09' }]);
+  });
+
+  it('starts the downloads\' monthly windows with a month alone, so that the first rows come soon', () => {
+    expect([...startingWithAMonth({ from: '2025-04-01', to: '2026-03-31' }, 3)]).toEqual([
+      { from: '2025-04-01', to: '2025-04-30' },
+      { from: '2025-05-01', to: '2025-07-31' },
+      { from: '2025-08-01', to: '2025-10-31' },
+      { from: '2025-11-01', to: '2026-01-31' },
+      { from: '2026-02-01', to: '2026-03-31' },
+    ]);
+    expect([...startingWithAMonth({ from: '2026-04-15', to: '2026-10-10' }, 3)]).toEqual([
+      { from: '2026-04-15', to: '2026-04-30' },
+      { from: '2026-05-01', to: '2026-07-31' },
+      { from: '2026-08-01', to: '2026-10-10' },
+    ]);
+    // a leap February's last day, and periods inside one month
+    expect([...startingWithAMonth({ from: '2028-02-10', to: '2028-03-05' }, 3)]).toEqual([
+      { from: '2028-02-10', to: '2028-02-29' },
+      { from: '2028-03-01', to: '2028-03-05' },
+    ]);
+    expect([...startingWithAMonth({ from: '2026-05-09', to: '2026-05-20' }, 3)]).toEqual([{ from: '2026-05-09', to: '2026-05-20' }]);
+    expect([...startingWithAMonth({ from: '2026-12-01', to: '2026-12-31' }, 3)]).toEqual([{ from: '2026-12-01', to: '2026-12-31' }]);
   });
 
   it('reads the downloads\' rows a window of months at a time: the monthly table, then the yearly one, each as the report gives its months', async () => {

@@ -218,8 +218,24 @@ const YEARLY_COLUMNS = sql`s.name as student_name, coalesce(e.class_name, s.clas
   g.admission::text as admission, g.exam::text as exam, g.books::text as books, g.uniform::text as uniform,
   g.misc::text as misc, g.other::text as other, g.paid_on::text as paid_on`;
 
+const placedClassRank = classRank(sql`coalesce(e.class_name, s.class_name)`);
+
+/**
+ * The first four keys of the tables' order as one number, sorted first (decision 0103): the
+ * payment date's day, the class's rank (under 100), the section's first character (sections are A
+ * to F, `normaliseSection`; at most 999) and the roll number (at most six digits, validated; 999,999
+ * at most here), each in its own digits. A year has some 90 payment dates a quarter, so with the
+ * date alone first most of PostgreSQL's comparisons read the next keys out of the sorted rows, a
+ * fifth of a window's time; with this number almost none do. The keys themselves follow, so rows
+ * the number cannot tell apart are still sorted exactly by them.
+ */
+const ORDER_NUMBER = sql`((g.paid_on - date '2000-01-01')::bigint * 100000000000
+  + ${placedClassRank} * 1000000000::bigint
+  + least(ascii(coalesce(e.section, s.section)), 999) * 1000000::bigint
+  + least(coalesce(e.roll_number, s.roll_number), 999999))`;
+
 /** The tables' order over those columns: payment date, class order, section, roll number, name (and, monthly, the month paid for). */
-const YEARLY_ORDER = sql`g.paid_on, ${classRank(sql`coalesce(e.class_name, s.class_name)`)}, 3, 4, 1`;
+const YEARLY_ORDER = sql`${ORDER_NUMBER}, g.paid_on, ${placedClassRank}, 3, 4, 1`;
 const MONTHLY_ORDER = sql`${YEARLY_ORDER}, g.period`;
 
 /** Monthly fee rows, by payment date, then class order, section and roll number. */
@@ -375,7 +391,7 @@ function openPages(db: Db, query: SQL, pageRows: number): Promise<OpenPages> {
 export async function* feeTableParts(db: Db, period: Period, pageRows = EXPORT_PAGE_ROWS): AsyncGenerator<FeeTablePart, void, undefined> {
   const { schoolId } = period;
   const reads = [
-    ...[...monthWindows(period.from, period.to, EXPORT_WINDOW_MONTHS.monthly)].map((w) => ({ table: 'monthly' as const, query: monthlyRowsQuery({ schoolId, ...w }) })),
+    ...[...startingWithAMonth(period, EXPORT_WINDOW_MONTHS.monthly)].map((w) => ({ table: 'monthly' as const, query: monthlyRowsQuery({ schoolId, ...w }) })),
     ...[...monthWindows(period.from, period.to, EXPORT_WINDOW_MONTHS.yearly)].map((w) => ({ table: 'yearly' as const, query: yearlyRowsQuery({ schoolId, ...w }) })),
   ];
   const open = (k: number) => {
@@ -459,6 +475,21 @@ export async function expenseRows(db: Db, { schoolId, from, to, limit }: Period 
  * ten years never holds more than one window of rows in memory. Windows start on the 1st of a month
  * (the first on `from`) and end on a month's last day (the last on `to`).
  */
+/**
+ * `monthWindows` of `months`, but for the first, a calendar month alone (decision 0103): nothing of a
+ * window reaches the download before PostgreSQL has sorted the whole window, and meanwhile the app,
+ * which then writes at the pace PostgreSQL reads, has nothing to write. A quarter of a
+ * 60,000-student school took some 0.7 s to its first row; its first month, a third of that.
+ */
+export function* startingWithAMonth({ from, to }: { from: string; to: string }, months: number): Generator<{ from: string; to: string }> {
+  const [first] = monthWindows(from, to, 1);
+  if (!first) return;
+  yield first;
+  if (first.to < to) yield* monthWindows(nextDay(first.to), to, months);
+}
+
+const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
 export function* monthWindows(from: string, to: string, months = 1): Generator<{ from: string; to: string }> {
   const next = (key: string) => {
     const y = Number(key.slice(0, 4));
