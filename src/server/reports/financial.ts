@@ -224,7 +224,7 @@ const placedClassRank = classRank(sql`coalesce(e.class_name, s.class_name)`);
  * The first four keys of the tables' order as one number, sorted first (decision 0103): the
  * payment date's day, the class's rank (under 100), the section's first character (sections are A
  * to F, `normaliseSection`; at most 999) and the roll number (at most six digits, validated; 999,999
- * at most here), each in its own digits. A year has some 90 payment dates a quarter, so with the
+ * at most here), each in its own digits. A quarter has some 90 payment dates, so with the
  * date alone first most of PostgreSQL's comparisons read the next keys out of the sorted rows, a
  * fifth of a window's time; with this number almost none do. The keys themselves follow, so rows
  * the number cannot tell apart are still sorted exactly by them.
@@ -475,21 +475,6 @@ export async function expenseRows(db: Db, { schoolId, from, to, limit }: Period 
  * ten years never holds more than one window of rows in memory. Windows start on the 1st of a month
  * (the first on `from`) and end on a month's last day (the last on `to`).
  */
-/**
- * `monthWindows` of `months`, but for the first, a calendar month alone (decision 0103): nothing of a
- * window reaches the download before PostgreSQL has sorted the whole window, and meanwhile the app,
- * which then writes at the pace PostgreSQL reads, has nothing to write. A quarter of a
- * 60,000-student school took some 0.7 s to its first row; its first month, a third of that.
- */
-export function* startingWithAMonth({ from, to }: { from: string; to: string }, months: number): Generator<{ from: string; to: string }> {
-  const [first] = monthWindows(from, to, 1);
-  if (!first) return;
-  yield first;
-  if (first.to < to) yield* monthWindows(nextDay(first.to), to, months);
-}
-
-const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
 export function* monthWindows(from: string, to: string, months = 1): Generator<{ from: string; to: string }> {
   const next = (key: string) => {
     const y = Number(key.slice(0, 4));
@@ -507,3 +492,18 @@ export function* monthWindows(from: string, to: string, months = 1): Generator<{
     key = next(end);
   }
 }
+
+/**
+ * `monthWindows` of `months`, but for the first, a calendar month alone (decision 0103): nothing of a
+ * window reaches the download before PostgreSQL has sorted the whole window, and meanwhile the app,
+ * which then writes at the pace PostgreSQL reads, has nothing to write. A quarter of a
+ * 60,000-student school took some 0.7 s to its first row; its first month, about a third of that.
+ */
+export function* startingWithAMonth({ from, to }: { from: string; to: string }, months: number): Generator<{ from: string; to: string }> {
+  const [first] = monthWindows(from, to, 1);
+  if (!first) return;
+  yield first;
+  if (first.to < to) yield* monthWindows(nextDay(first.to), to, months);
+}
+
+const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
