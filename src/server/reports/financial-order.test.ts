@@ -7,8 +7,8 @@ import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures'
  * The Financial report's fee tables are sorted by payment date, class order, section, roll number,
  * name and month, which PostgreSQL sorts with the first four folded into one number (decision 0103).
  * Here every way that number could go wrong shows: Class 10 after Class 2 (class order, not text),
- * roll 10 after roll 9 (numbers, not text), section B after A whatever the roll numbers, a later date after an earlier one
- * whatever the class, and two months paid the same day in month order.
+ * roll 10 after roll 9 (numbers, not text), section B after A whatever the roll numbers, a later
+ * date after an earlier one whatever the class, and two months paid the same day in month order.
  */
 let ctx: TestContext;
 let school: Awaited<ReturnType<typeof signUpSchool>>;
