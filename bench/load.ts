@@ -175,7 +175,6 @@ export async function openLoad(load: VariedLoad): Promise<{ run(): Promise<LoadF
   };
 }
 
-/** A load row judged on p99 (and no errors). */
 /** The q-quantile of latencies sorted ascending, rounded to `digits` decimals; 0 when there are none. */
 export function percentile(sorted: number[], q: number, digits = 0): number {
   if (sorted.length === 0) return 0;
@@ -183,6 +182,7 @@ export function percentile(sorted: number[], q: number, digits = 0): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * scale) / scale;
 }
 
+/** A load row judged on p99 (and no errors). */
 export function p99Row(name: string, f: LoadFigures, p99Ms: number | undefined, note?: string): BenchRow {
   const errors = allErrors(f);
   return {
