@@ -42,5 +42,8 @@ export function maskAadhaar(last4: string | null): string | null {
   return last4 ? `XXXX XXXX ${last4}` : null;
 }
 
-/** `maskAadhaar` in SQL, for answers and files PostgreSQL writes itself: `column` holds the last four digits. */
+/**
+ * `maskAadhaar` in SQL, for answers and files PostgreSQL writes itself: `column` holds the last four
+ * digits. The trigger of migration 0046 writes the same mask into each student's `list_tail`.
+ */
 export const maskAadhaarSql = (column: SQL): SQL => sql`case when ${column} <> '' then 'XXXX XXXX ' || ${column} end`;
