@@ -1,5 +1,5 @@
 -- Decision 0104: the students page's rows, written by PostgreSQL (decision 0081), spent two thirds of
--- the page's statement on rendering each student's eighteen fields to JSON at every read (row_to_json
+-- the page's statement on rendering each student's 28 fields to JSON at every read (row_to_json
 -- and json_agg: about 0.45 of 0.7 ms of a backend's CPU a page of 50). The fields a student's own row
 -- holds are rendered once, when the row is written, into list_tail; a page joins each student's
 -- head (id, school, name), placement (class, section, roll number: today's, or a named session's),
