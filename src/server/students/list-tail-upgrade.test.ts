@@ -1,40 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateDatabase, openPglite, openPostgres, type Database, type Db } from '../db/client';
+import { migrateDatabase, type Db } from '../db/client';
 import { seedPlans } from '../plans/queries';
-import { withDatabase } from '../test/global-setup';
-import { migrationsCopy } from '../test/harness';
+import { migrationsCopy, openTestDatabase } from '../test/harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ledger-list-tail-'));
-const dropped: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const drop of dropped) await drop();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-/** A database of no migrations: PostgreSQL's of its own when DATABASE_URL is set, else an embedded one. */
-async function emptyDatabase(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openPglite();
-  const name = `ledger_u_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const database = await openPostgres(withDatabase(url, name), { max: 2 });
-  dropped.push(async () => {
-    const again = new pg.Client({ connectionString: url });
-    await again.connect();
-    await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await again.end();
-  });
-  return database;
-}
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const SCHOOL = '00000000-0000-4000-8000-0000000000a1';
 const SESSION = '00000000-0000-4000-8000-0000000000b1';
@@ -48,7 +22,7 @@ const listedTails = async (db: Db) =>
 
 describe('the students of a database from before migration 0046 (decision 0104)', () => {
   it('are each listed with their own fields once upgraded, and the rewritten table is vacuumed', { timeout: 120_000 }, async () => {
-    const database = await emptyDatabase();
+    const database = await openTestDatabase({ empty: true, max: 2 });
     try {
       // the release before: every migration but the newest
       await migrateDatabase(database, migrationsCopy(path.join(scratch, 'before'), { drop: 1 }));

@@ -16,16 +16,17 @@ import { startTestSmtp } from './smtp';
 /**
  * A fresh database copied from the migrated template: PGlite by default, PostgreSQL with DATABASE_URL.
  * `logger` sees every statement sent through it (PGlite's own BEGIN and COMMIT excepted). `max`: the
- * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says).
+ * PostgreSQL pool's connections (25 by default; PGlite is one connection whatever it says). `empty`:
+ * a database with no migration applied instead (an upgrade from an older release to try).
  */
-export async function openTestDatabase(options: { logger?: Logger; max?: number } = {}): Promise<Database> {
+export async function openTestDatabase({ empty = false, ...options }: { logger?: Logger; max?: number; empty?: boolean } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const pgTemplate = inject('pgTemplate');
   if (url && pgTemplate) {
     const name = `ledger_t_${randomUUID().replace(/-/g, '')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
+    await admin.query(empty ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`);
     const database = await openPostgres(withDatabase(url, name), { max: 25, ...options });
     return {
       ...database,
@@ -43,6 +44,7 @@ export async function openTestDatabase(options: { logger?: Logger; max?: number 
       },
     };
   }
+  if (empty) return openPglite(options);
   const dump = readFileSync(inject('pgliteTemplate'));
   return openPglite({ loadDataDir: new Blob([dump]), ...options });
 }
