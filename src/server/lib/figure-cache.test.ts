@@ -88,6 +88,91 @@ describe('FigureCache', () => {
     expect(await cache.get('s', 'k', 1, () => later('ok', 1))).toBe('ok');
   });
 
+  describe('with overlap (the dashboard cards, decision 0105)', () => {
+    /** A computation that waits for its connection until `connect` is called, then reads for 10 ms. */
+    const pooled = () => {
+      let runs = 0;
+      let running = 0;
+      let most = 0;
+      const connects: Array<() => void> = [];
+      const compute = (label: string) => (_signal: AbortSignal, reading: () => void) =>
+        new Promise<string>((resolve) => {
+          running += 1;
+          most = Math.max(most, running);
+          connects.push(() => {
+            reading();
+            runs += 1;
+            const value = `${label} (computation ${runs})`;
+            setTimeout(() => {
+              running -= 1;
+              resolve(value);
+            }, 10);
+          });
+        });
+      return { compute, connect: () => connects.shift()!(), runs: () => runs, most: () => most };
+    };
+
+    /** v1's computation reading, and after a write v2's begun beside it, waiting for its connection. */
+    const secondWaiting = async () => {
+      const cache = new FigureCache<string>(60_000, 10, { overlap: true });
+      const pool = pooled();
+      const first = cache.get('s', 'v1', 0, pool.compute('v1'));
+      await later(null, 1);
+      pool.connect();
+      // v2's request does not wait for v1's computation to end: its own begins at once
+      const second = cache.get('s', 'v2', 1, pool.compute('v2'));
+      await later(null, 1);
+      return { cache, pool, first, second };
+    };
+
+    it('a request arriving while the next computation waits for its connection joins it instead of waiting for two in turn', async () => {
+      const { cache, pool, first, second } = await secondWaiting();
+      expect(cache.inFlight).toBe(2);
+      // more writes before it has its connection: they join it, and it is labelled with the newest key
+      const third = cache.get('s', 'v3', 2, pool.compute('v3'));
+      const fourth = cache.get('s', 'v4', 3, pool.compute('v4'));
+      pool.connect();
+      expect(await first).toBe('v1 (computation 1)');
+      expect(await Promise.all([second, third, fourth])).toEqual(['v2 (computation 2)', 'v2 (computation 2)', 'v2 (computation 2)']);
+      expect(pool.runs()).toBe(2);
+      expect(await cache.get('s', 'v4', 4, pool.compute('never'))).toBe('v2 (computation 2)');
+      expect(cache.inFlight).toBe(0);
+    });
+
+    it('a request after the computation began reading gets a computation of its own, and never more than two run at once', async () => {
+      const { cache, pool, first, second } = await secondWaiting();
+      pool.connect();
+      // both are reading: a write now is not in either's figures, so v3 waits for a third, after one of them ends
+      const third = cache.get('s', 'v3', 2, pool.compute('v3'));
+      await later(null, 1);
+      expect(cache.inFlight).toBe(3);
+      expect(pool.most()).toBe(2);
+      await first;
+      await later(null, 1);
+      pool.connect();
+      expect(await third).toBe('v3 (computation 3)');
+      expect(await second).toBe('v2 (computation 2)');
+      expect(pool.most()).toBe(2);
+    });
+
+    it('figures that began reading earlier never replace figures that began reading later', async () => {
+      const cache = new FigureCache<string>(60_000, 10, { overlap: true });
+      let finishOld!: () => void;
+      const old = cache.get('s', 'v1', 0, (_signal, reading) =>
+        new Promise<string>((resolve) => {
+          reading();
+          finishOld = () => resolve('old');
+        }),
+      );
+      await later(null, 1);
+      // v2's computation reads after v1's did, and ends first
+      expect(await cache.get('s', 'v2', 1, async (_signal, reading) => (reading(), 'new'))).toBe('new');
+      finishOld();
+      expect(await old).toBe('old');
+      expect(await cache.get('s', 'v2', 2, async () => 'never')).toBe('new');
+    });
+  });
+
   describe('requests that go away', () => {
     const gone = () => new Error('the client went away');
     // a build behind a gate whose one slot is taken, as report documents are built (decision 0042)

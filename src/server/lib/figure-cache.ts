@@ -9,7 +9,8 @@
  *   the next request computes again instead of taking them as current.
  * - When the key changes while a computation runs, the next one waits for it to end and then runs
  *   once for every request that arrived meanwhile: it starts after all of them read their keys, so
- *   its figures are at least as new as any of them asked for.
+ *   its figures are at least as new as any of them asked for. With `overlap` (decision 0105) the
+ *   next one begins at once, beside the running one, and is joined until it starts reading.
  * - A failure is not kept: the requests that shared it get the error, the next one computes again.
  * - Never stale (issue 14): after a write, every request waits for figures computed after it,
  *   however long they take. Whole-school figures read the running balances (decision 0041), so
@@ -25,9 +26,16 @@ interface Settled<T> {
   key: string;
   at: number;
   value: T;
+  /** when its computation began reading (`reading`): figures are never replaced by ones read before them */
+  order: number;
 }
 
-type Compute<T> = (signal: AbortSignal) => Promise<T>;
+/**
+ * A computation of an entry. `reading` is for a cache with `overlap`: the computation calls it just
+ * before it sends its first read (once it holds its database connection); until then it is the
+ * computation every new request of the entry joins. Elsewhere it does nothing.
+ */
+type Compute<T> = (signal: AbortSignal, reading: () => void) => Promise<T>;
 
 interface Flight<T> {
   key: string;
@@ -40,13 +48,27 @@ interface Flight<T> {
   present: number;
   /** a request without a signal joined: it is never abandoned */
   kept: boolean;
+  /** set when it began reading; 0 before */
+  order: number;
 }
 
 interface Slot<T> {
   settled?: Settled<T>;
-  running?: Flight<T>;
-  /** the computation that starts when the running one ends; joined by every request until then */
+  /** computations begun and not yet ended: one, or two with `overlap` */
+  running: Flight<T>[];
+  /** the computation every request joins until it begins (with `overlap`: until it reads) */
   next?: Flight<T>;
+}
+
+export interface FigureCacheOptions {
+  /**
+   * The next computation begins as soon as it is asked for, beside the one running (two at most),
+   * and every request joins it until it calls `reading` (decision 0105). Without it the next one
+   * waits for the running one to end. For figures that are cheap to compute once the rows are up
+   * to date (the dashboard's cards), whose requests would otherwise wait for two computations
+   * in turn, each behind the pool's queue.
+   */
+  overlap?: boolean;
 }
 
 const ignore = () => undefined;
@@ -54,11 +76,17 @@ const abandoned = <T>(flight: Flight<T> | undefined) => flight?.controller.signa
 
 export class FigureCache<T> {
   private readonly slots = new Map<string, Slot<T>>();
+  /** how many computations of this cache have begun reading: the order of their figures */
+  private reads = 0;
+  private readonly overlap: boolean;
 
   constructor(
     private readonly maxAgeMs = 60_000,
     private readonly maxEntries = 500,
-  ) {}
+    options: FigureCacheOptions = {},
+  ) {
+    this.overlap = options.overlap === true;
+  }
 
   /**
    * `now` is the app clock's time in ms (the age limit); `key` was read before this call. `signal`
@@ -75,7 +103,7 @@ export class FigureCache<T> {
   /** How many computations are running or waiting to run (for tests and health). */
   get inFlight(): number {
     let n = 0;
-    for (const slot of this.slots.values()) n += (slot.running ? 1 : 0) + (slot.next ? 1 : 0);
+    for (const slot of this.slots.values()) n += slot.running.length + (slot.next && !slot.running.includes(slot.next) ? 1 : 0);
     return n;
   }
 
@@ -85,48 +113,70 @@ export class FigureCache<T> {
   }
 
   private flight(id: string, slot: Slot<T>, key: string, now: number, compute: Compute<T>): Flight<T> {
-    const running = abandoned(slot.running) ? undefined : slot.running;
-    if (running?.key === key) return running;
-    if (slot.next) {
-      // not started yet: it will see data at least as new as this request's key, so it is labelled with it
-      Object.assign(slot.next, { key, at: now, compute });
-      return slot.next;
+    // one already reading under this very key: no write came since that key was read
+    const same = slot.running.find((f) => f.key === key && f !== slot.next && !abandoned(f));
+    if (same) return same;
+    const next = slot.next;
+    if (next) {
+      // not reading yet: it will see data at least as new as this request's key, so it is labelled with it
+      // (and, not begun, it will run this request's computation, with its time)
+      Object.assign(next, slot.running.includes(next) ? { key, at: now } : { key, at: now, compute });
+      return next;
     }
-    // an abandoned computation may still be running: the next one waits for it, so one runs at a time
-    const before = slot.running;
-    if (!before) return this.newFlight(key, now, compute, (flight) => this.start(id, slot, flight));
-    const next = this.newFlight(key, now, compute, (flight) =>
-      before.promise.then(ignore, ignore).then(() => {
+    const most = this.overlap ? 2 : 1;
+    const begin = (flight: Flight<T>) => this.start(id, slot, flight);
+    if (slot.running.length < most) {
+      const flight = this.newFlight(key, now, compute, begin);
+      // with overlap it is still the one to join, until it reads
+      if (this.overlap && flight.order === 0 && slot.running.includes(flight)) slot.next = flight;
+      return flight;
+    }
+    // an abandoned computation may still be running: the next one waits for it, so at most `most` run at once
+    const waiting = this.newFlight(key, now, compute, async (flight) => {
+      while (slot.running.length >= most) await Promise.race(slot.running.map((f) => f.promise.then(ignore, ignore)));
+      if (!this.overlap && slot.next === flight) slot.next = undefined;
+      flight.controller.signal.throwIfAborted();
+      // what an abandoned computation before it finished with, when it ran on regardless
+      const settled = this.usable(slot, flight.key, flight.at);
+      if (settled) {
         if (slot.next === flight) slot.next = undefined;
-        flight.controller.signal.throwIfAborted();
-        // what the abandoned computation before it finished with, when it ran on regardless
-        const settled = this.usable(slot, flight.key, flight.at);
-        return settled ? settled.value : this.start(id, slot, flight);
-      }),
-    );
-    slot.next = next;
-    return next;
+        return settled.value;
+      }
+      return this.start(id, slot, flight);
+    });
+    slot.next = waiting;
+    return waiting;
   }
 
   private newFlight(key: string, at: number, compute: Compute<T>, begin: (flight: Flight<T>) => Promise<T>): Flight<T> {
-    const flight = { key, at, compute, controller: new AbortController(), present: 0, kept: false } as Flight<T>;
+    const flight = { key, at, compute, controller: new AbortController(), present: 0, kept: false, order: 0 } as Flight<T>;
     flight.promise = begin(flight);
     return flight;
   }
 
-  /** Runs the flight's computation now, as the slot's running one. */
+  /** Runs the flight's computation now, as one of the slot's running ones. */
   private start(id: string, slot: Slot<T>, flight: Flight<T>): Promise<T> {
-    const { key, at, controller } = flight;
-    slot.running = flight;
-    const promise = Promise.resolve().then(() => flight.compute(controller.signal));
+    const { controller } = flight;
+    slot.running.push(flight);
+    const reading = () => {
+      if (flight.order === 0) flight.order = ++this.reads;
+      if (slot.next === flight) slot.next = undefined;
+    };
+    const ended = () => {
+      slot.running = slot.running.filter((f) => f !== flight);
+      if (slot.next === flight) slot.next = undefined;
+    };
+    const promise = Promise.resolve().then(() => flight.compute(controller.signal, this.overlap ? reading : ignore));
     promise.then(
       (value) => {
-        if (slot.running === flight) slot.running = undefined;
-        slot.settled = { key, at, value };
+        reading();
+        ended();
+        // labelled with the newest key it was joined under; never over figures read after it
+        if (!slot.settled || slot.settled.order < flight.order) slot.settled = { key: flight.key, at: flight.at, value, order: flight.order };
         this.touch(id, slot);
       },
       () => {
-        if (slot.running === flight) slot.running = undefined;
+        ended();
         this.prune();
       },
     );
@@ -164,7 +214,7 @@ export class FigureCache<T> {
   }
 
   private add(id: string): Slot<T> {
-    const slot: Slot<T> = {};
+    const slot: Slot<T> = { running: [] };
     this.slots.set(id, slot);
     this.prune(id);
     return slot;
@@ -182,7 +232,7 @@ export class FigureCache<T> {
     if (this.slots.size <= this.maxEntries) return;
     for (const [id, slot] of this.slots) {
       if (this.slots.size <= this.maxEntries) return;
-      if (id !== keep && !slot.running && !slot.next) this.slots.delete(id);
+      if (id !== keep && slot.running.length === 0 && !slot.next) this.slots.delete(id);
     }
   }
 }

@@ -58,6 +58,11 @@ export class NotifyBus {
     return this.transport === null || this.transport.listening;
   }
 
+  /** Other processes can share the database and their changes are arriving now (PostgreSQL, listening). */
+  get listening(): boolean {
+    return this.transport?.listening === true;
+  }
+
   attach(transport: Transport | null): void {
     this.transport = transport;
   }

@@ -58,9 +58,12 @@ export interface SchoolStats {
 /**
  * Every figure of the Students tab cards (operations §2, §3 School stats): the school's totals of its
  * `student_positions` (decision 0058), brought up to date with every write first, beside the
- * expenses of the session.
+ * expenses of the session. `reading` is called just before the first statement is sent (`readAfterCatchUp`).
  */
-export async function schoolStats(db: Db, { schoolId, today }: { schoolId: string; today: string }): Promise<SchoolStats> {
+export async function schoolStats(
+  db: Db,
+  { schoolId, today, reading }: { schoolId: string; today: string; reading?: () => void },
+): Promise<SchoolStats> {
   const currentMonth = today.slice(0, 7);
   const lastMonth = previousMonthKey(today);
   const year = aprilToMarchSession(today);
@@ -82,6 +85,7 @@ export async function schoolStats(db: Db, { schoolId, today }: { schoolId: strin
       from (select 1) one
       left join school_positions p on p.school_id = ${schoolId}
       left join lateral ${activeSession(schoolId)} s on true`,
+    reading,
   );
   const [row] = read.rows;
   const session = sessionOf(row, today);

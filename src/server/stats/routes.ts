@@ -84,13 +84,17 @@ export async function statsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, clock } = app.deps;
   // Whole-school figures are computed once per change of the school's data (docs/decisions/0011-report-queries.md).
   // The answer is kept serialised too: a cached answer costs a lookup, not a validation and a stringify.
-  const statsCache = new FigureCache<{ dto: SchoolStatsDto; json: string }>();
+  // The cards' next computation after a write runs beside the one running, and is joined until it
+  // reads: it does not queue for the pool behind the one before it (decision 0105).
+  const statsCache = new FigureCache<{ dto: SchoolStatsDto; json: string }>(60_000, 500, { overlap: true });
   const chartsCache = new FigureCache<{ dto: ChartsDto; json: string }>();
   const withJson = <T>(dto: T) => ({ dto, json: JSON.stringify(dto) });
 
   const cacheKey = async (schoolId: string, today: string) => `${await dataVersionKey(db, schoolId, Date.now())}|${today}`;
   const stats = async (schoolId: string, today: string, now: Date) =>
-    statsCache.get(schoolId, await cacheKey(schoolId, today), now.getTime(), async () => withJson(toStatsDto(await schoolStats(db, { schoolId, today }), now)));
+    statsCache.get(schoolId, await cacheKey(schoolId, today), now.getTime(), async (_signal, reading) =>
+      withJson(toStatsDto(await schoolStats(db, { schoolId, today, reading }), now)),
+    );
 
   app.get(
     '/api/stats/school',

@@ -64,4 +64,22 @@ describe('stats of a school are computed once however many ask', () => {
     expect(new Set(stats.map((s) => s.totalStudents))).toEqual(new Set([2]));
     expect(new Set(stats.map((s) => s.generatedAt)).size).toBe(1);
   }, 30_000);
+
+  it('a request made after a write joins the computation still waiting to read, and sees the write (decision 0105)', async () => {
+    const school = await signUpSchool(ctx);
+    expect((await school.api.post('/api/students', student('Asha'))).statusCode).toBe(201);
+    const before = statsStatements;
+    // the cards' computation waits (here for 1.1 s, under a load for the pool) before it reads
+    const first = school.api.get('/api/stats/school');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await school.api.post('/api/students', student('Bilal'))).statusCode).toBe(201);
+    const started = Date.now();
+    const second = await school.api.get('/api/stats/school');
+    // it did not wait for that computation and then a second one of its own
+    expect(Date.now() - started).toBeLessThan(2 * STATS_DELAY_MS);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().totalStudents).toBe(2);
+    expect((await first).json().totalStudents).toBe(2);
+    expect(statsStatements - before).toBe(1);
+  }, 30_000);
 });

@@ -437,11 +437,21 @@ const LOCKED_SETTING = 'ledger.positions_locked';
  * Every statement, `read` too, runs its generic plan (`CATCH_UP_PLANS`): `read` must be a statement
  * whose conditions are equalities on the school, or ranges taken from rows it reads, not from values.
  *
+ * `reading` is called once the transaction holds its connection, just before its statements are sent.
+ *
  * Marks a writer commits after the first statement looked are left for the next reader (the lock
  * was not taken, so none is taken): that write was not done when this read began.
  */
-export async function readAfterCatchUp(db: Db, schoolId: string, month: string, read: SQL): Promise<{ caughtUp: boolean; rows: Record<string, unknown>[] }> {
+export async function readAfterCatchUp(
+  db: Db,
+  schoolId: string,
+  month: string,
+  read: SQL,
+  reading: () => void = () => undefined,
+): Promise<{ caughtUp: boolean; rows: Record<string, unknown>[] }> {
   return inPipelinedTransaction(db, async (tx) => {
+    // the connection is held and nothing is sent yet (FigureCache's `overlap`, decision 0105)
+    reading();
     const [, taken, , , rows] = await Promise.all([
       executePrepared(
         tx,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { notifyBus } from '../lib/notify-bus';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { dataVersionKey, markSchoolChanged, raiseSchoolVersion } from './versions';
 
@@ -56,5 +57,40 @@ describe('the data version key of a school', () => {
     const renewed = await dataVersionKey(db, schoolId, t + 2_400);
     expect(renewed).not.toBe(held);
     expect(renewed.split('.')[1]).toBe(String(Number(held.split('.')[1]) + 1));
+  });
+
+  it('while other processes are heard, a read over a second old is renewed beside the request, not in front of it (decision 0105)', async () => {
+    const db = ctx.database.db;
+    const t = 9_000_000;
+    const held = await dataVersionKey(db, schoolId, t);
+    // another process raised the counter and its message was lost: the backstop read must find it
+    await db.execute(raiseSchoolVersion(schoolId));
+    notifyBus.attach({ listening: true, send: () => undefined });
+    let release!: () => void;
+    const pool = new Promise<void>((resolve) => (release = resolve));
+    const execute = db.execute.bind(db);
+    // the renewal waits in the pool's queue until released
+    const statements = vi.spyOn(db, 'execute').mockImplementation(((query: Parameters<typeof db.execute>[0]) => pool.then(() => execute(query))) as typeof db.execute);
+    try {
+      const waited = new Promise<string>((resolve) => setTimeout(() => resolve('waited for the read'), 300));
+      expect(await Promise.race([dataVersionKey(db, schoolId, t + 1_500), waited])).toBe(held);
+      expect(statements).toHaveBeenCalledTimes(1);
+      // one renewal at a time
+      expect(await dataVersionKey(db, schoolId, t + 1_600)).toBe(held);
+      expect(statements).toHaveBeenCalledTimes(1);
+      release();
+      await vi.waitFor(async () => expect(await dataVersionKey(db, schoolId, t + 1_700)).not.toBe(held));
+      const renewed = await dataVersionKey(db, schoolId, t + 1_800);
+      expect(renewed.split('.')[1]).toBe(String(Number(held.split('.')[1]) + 1));
+      expect(statements).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+      notifyBus.attach(null);
+    }
+    // not heard (the embedded database, or the listening connection lost): the read is waited for
+    await db.execute(raiseSchoolVersion(schoolId));
+    const before = await dataVersionKey(db, schoolId, t + 1_900);
+    const after = await dataVersionKey(db, schoolId, t + 3_000);
+    expect(after.split('.')[1]).toBe(String(Number(before.split('.')[1]) + 1));
   });
 });

@@ -24,7 +24,13 @@ export const currentEpoch = () => epoch;
 /** This process's own count of changes per school: its writes invalidate its cache at once. */
 const localVersions = new Map<string, number>();
 /** The shared counter as last read, so a busy school costs one small query a second, not one per request. */
-const sharedVersions = new Map<string, { version: Promise<number>; readAt: number }>();
+const sharedVersions = new Map<string, SharedRead>();
+interface SharedRead {
+  version: Promise<number>;
+  readAt: number;
+  /** a renewal read in the background while this one is still used (`dataVersionKey`) */
+  renewing?: boolean;
+}
 const SHARED_CHECK_MS = 1000;
 
 /**
@@ -93,6 +99,26 @@ export async function schoolVersion(db: Db, schoolId: string): Promise<number> {
   return row ? Number(row.version) : 0;
 }
 
+/**
+ * Reads the shared counter again while `held` stays in use; the new read replaces it once answered.
+ * When a change of this process moved the held value meanwhile (`keepShared`), the larger of the two
+ * is kept: the read may have been made before that change committed, and the key must not move back
+ * or move twice for one change. A failed read leaves `held` to be renewed by the next request.
+ */
+function renewShared(db: Db, schoolId: string, held: SharedRead, nowMs: number): void {
+  held.renewing = true;
+  schoolVersion(db, schoolId).then(
+    (version) => {
+      const current = sharedVersions.get(schoolId);
+      if (current === held) sharedVersions.set(schoolId, { version: Promise.resolve(version), readAt: nowMs });
+      else if (current) sharedVersions.set(schoolId, { version: current.version.then((v) => Math.max(v, version), () => version), readAt: nowMs });
+    },
+    () => {
+      held.renewing = false;
+    },
+  );
+}
+
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 async function bump(app: FastifyInstance, request: FastifyRequest): Promise<void> {
@@ -126,7 +152,13 @@ export async function dataVersionKey(db: Db, schoolId: string, nowMs: number): P
   const local = localVersions.get(schoolId) ?? 0;
   const at = epoch;
   let shared = sharedVersions.get(schoolId);
-  if (!shared || nowMs - shared.readAt >= SHARED_CHECK_MS) {
+  if (shared && nowMs - shared.readAt >= SHARED_CHECK_MS && notifyBus.listening) {
+    // Another process's change reaches this one on the bus in milliseconds; the read is the backstop
+    // for a message lost. While listening, it is renewed beside the request instead of in front of it
+    // (decision 0105): under a load each read is a wait in the pool's queue, the length of a whole
+    // request, and the dashboard's cards waited for it before their own computation's.
+    if (!shared.renewing) renewShared(db, schoolId, shared, nowMs);
+  } else if (!shared || nowMs - shared.readAt >= SHARED_CHECK_MS) {
     // one read of the shared counter at a time: concurrent requests await the same one
     const read = { version: schoolVersion(db, schoolId), readAt: nowMs };
     sharedVersions.set(schoolId, read);
