@@ -127,8 +127,8 @@ export class FigureCache<T> {
     const begin = (flight: Flight<T>) => this.start(id, slot, flight);
     if (slot.running.length < most) {
       const flight = this.newFlight(key, now, compute, begin);
-      // with overlap it is still the one to join, until it reads
-      if (this.overlap && flight.order === 0 && slot.running.includes(flight)) slot.next = flight;
+      // begun (its computation runs from the next microtask on): with overlap still the one to join, until it reads
+      if (this.overlap) slot.next = flight;
       return flight;
     }
     // an abandoned computation may still be running: the next one waits for it, so at most `most` run at once
