@@ -6,6 +6,7 @@ import { refreshBalances } from '../balances/refresh';
 import { verifySchoolBalances } from '../balances/verify';
 import { verifySchoolPositions } from './student-positions';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
+import { markSchoolChanged } from './versions';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 /**
@@ -50,8 +51,37 @@ const student = fc.record({
 });
 
 const ledger = fc.record({ structures: fc.tuple(structure, structure), students: fc.array(student, { minLength: 1, maxLength: 4 }) });
+type Ledger = typeof ledger extends fc.Arbitrary<infer T> ? T : never;
 
 const P = (text: string) => parseRupees(text)!;
+
+/**
+ * Ledgers that once failed, run first every time. CI's seed -1386689962 drew the first: the only
+ * student's carried balance, written past the API, was all that changed after the first stats, and the
+ * test did not raise the school's counter for it as the API does, so the stats answered from its cache.
+ */
+const PINNED: Array<[Ledger]> = [
+  [
+    {
+      structures: [
+        { tuition: 0, yearly: 0, exam: 450, books: 1999.99, uniform: 1200, misc: 300 },
+        { tuition: 2250.5, yearly: 0, exam: 0, books: 0, uniform: 0, misc: 0 },
+      ],
+      students: [
+        {
+          classIdx: 1,
+          bus: 0,
+          months: [{ m: 1, tuition: 9, bus: null, day: 3 }, { m: 0, tuition: 1560, bus: 582, day: 5 }],
+          yearly: { admission: null, exam: null, books: 251, uniform: 1314, misc: 307 },
+          extra: null,
+          carried: { monthly: 11, yearly: 697, pay: null },
+          cancelMonthly: false,
+          feesFrom: '2026-11',
+        },
+      ],
+    },
+  ],
+];
 const CLASSES = ['Class 1', 'Class 2'] as const;
 
 describe('school figures and fee status agree for random ledgers', () => {
@@ -80,6 +110,9 @@ describe('school figures and fee status agree for random ledgers', () => {
               monthlyOutstandingPaise: s.carried.monthly * 100, yearlyOutstandingPaise: s.carried.yearly * 100, throughMonth: '2026-03', reason: 'rollover',
             });
             await refreshBalances(db, { schoolId, studentIds: [studentId] });
+            // written past the API, so raised here as every write through it raises the school's counter
+            // (stats/versions.ts): without it a student with nothing else written kept the cached figures
+            await markSchoolChanged(db, schoolId);
           }
           // ruling 26: nothing beyond a head's due is accepted, so the random amounts are capped at it
           const st = l.structures[s.classIdx]!;
@@ -176,7 +209,7 @@ describe('school figures and fee status agree for random ledgers', () => {
         // and the rows the marks kept equal a build from scratch, field by field
         expect((await verifySchoolPositions(db, schoolId, '2026-11')).differences).toEqual([]);
       }),
-      { numRuns: Number(process.env.PROPERTY_RUNS ?? 12), endOnFailure: true },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 12), endOnFailure: true, examples: PINNED },
     );
   }, 300_000);
 });
