@@ -12,8 +12,8 @@ import {
 } from '../../domain/student-import';
 import { createStudentSchema, type CreateStudent } from '../../domain/students';
 import type { Db } from '../db/client';
-import { sql } from 'drizzle-orm';
-import { newStudentBalanceWrites } from '../balances/refresh';
+import { sql, type SQL } from 'drizzle-orm';
+import { newStudentBalanceWrites, type SchoolBalanceRows } from '../balances/refresh';
 import { auditLog, plans, schools, students } from '../db/schema';
 import { sessionsRead, structuresRead } from '../fees/queries';
 import { auditWho } from '../lib/audit';
@@ -26,7 +26,8 @@ import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
 import {
   allocateRollNumbers,
   syncRollCounters,
-  insertStudentBatch,
+  rollCountersOf,
+  studentBatchStatement,
   lockStudentAdds,
   newStudentValues,
   planLimitMessage,
@@ -178,6 +179,108 @@ export interface ImportContext {
   importAnyway: ReadonlySet<number>;
 }
 
+type ValidRow = PreparedRow & { input: CreateStudent };
+
+/** A batch's rows split before anything is read: those to insert, those refused, possible duplicates left out. */
+function screenBatch(ctx: ImportContext, batch: PreparedRow[]): { valid: ValidRow[]; refused: RowError[]; left: ImportResult['skipped'] } {
+  const refused: RowError[] = [];
+  const left: ImportResult['skipped'] = [];
+  const valid = batch.filter((p): p is ValidRow => {
+    if (!p.input) {
+      refused.push(rowError(p.row, p.name, p.reasons ?? ['Invalid row']));
+      return false;
+    }
+    const matches = ctx.duplicates.get(p.row);
+    if (matches && !ctx.importAnyway.has(p.row)) {
+      left.push({ row: p.row, name: p.name, reason: `Skipped as a possible duplicate: ${matches.map(describeMatch).join('; ')}` });
+      return false;
+    }
+    return true;
+  });
+  return { valid, refused, left };
+}
+
+/** How many of the rows go to each class and section, by `rollGroupKey`. */
+function rollGroupsOf(rows: ValidRow[]): Map<string, { className: string; section: string; count: number }> {
+  const groups = new Map<string, { className: string; section: string; count: number }>();
+  for (const p of rows) {
+    const key = rollGroupKey({ className: p.input.class, section: p.input.section });
+    const group = groups.get(key) ?? { className: p.input.class, section: p.input.section, count: 0 };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/** The school's rows new students' running balances are computed from, as one comparable value. */
+const balanceInputsKey = (known: SchoolBalanceRows): string => JSON.stringify([known.sessions, known.structures, known.plans]);
+
+/** One batch's statement (students, enrollments, running balances, audit row) and the students it writes. */
+interface BatchWrites {
+  /** what it was built from: the rows, the roll number each group starts at, the balances' inputs */
+  rows: readonly ValidRow[];
+  firstRolls: ReadonlyMap<string, number>;
+  inputs: string;
+  written: Array<{ id: string; name: string; className: string; section: string; rollNumber: number }>;
+  statement: SQL;
+}
+
+/**
+ * A batch's writes, as its transaction would build them once it holds the lock (decision 0106): a
+ * batch built ahead is used only when its transaction finds the same rows to insert, the same first
+ * roll number for every group and the same sessions, structures and plans, which are all it reads.
+ */
+function batchWrites(
+  ctx: ImportContext,
+  sessionId: string,
+  batch: PreparedRow[],
+  valid: readonly ValidRow[],
+  firstRolls: ReadonlyMap<string, number>,
+  school: SchoolBalanceRows,
+  inputs: string,
+): BatchWrites {
+  const next = new Map(firstRolls);
+  const values = valid.map((p) => {
+    const key = rollGroupKey({ className: p.input.class, section: p.input.section });
+    const rollNumber = next.get(key)!;
+    next.set(key, rollNumber + 1);
+    return newStudentValues(ctx.schoolId, p.input, { sessionId, rollNumber, today: ctx.today, now: ctx.now }, ctx.cipher);
+  });
+  const written = values.map((v) => ({ id: v.id, name: v.name, className: v.className, section: v.section ?? 'A', rollNumber: v.rollNumber }));
+  if (values.length === 0) return { rows: valid, firstRolls, inputs, written, statement: sql`select 1` };
+  // the students, their enrollments, running balances and the audit row: one statement
+  const balances = newStudentBalanceWrites(
+    ctx.schoolId,
+    school,
+    values.map((v) => ({
+      id: v.id,
+      className: v.className,
+      section: v.section ?? 'A',
+      rollNumber: v.rollNumber,
+      sessionId: v.sessionId,
+      status: v.status ?? 'active',
+      feesFromMonth: v.feesFromMonth ?? null,
+      monthlyBusFeePaise: Number(v.monthlyBusFeePaise ?? 0),
+    })),
+  );
+  const who = auditWho(ctx.request);
+  const after = {
+    rows: [batch[0]!.row, batch[batch.length - 1]!.row],
+    imported: written.length,
+    students: written.map((r) => ({ id: r.id, name: r.name, class: r.className, section: r.section, rollNumber: r.rollNumber })),
+  };
+  const auditRow = sql`insert into ${auditLog} (school_id, user_id, action, entity, after, ip)
+    values (${who.schoolId}::uuid, ${who.userId}::uuid, 'student.bulk_import', 'student', ${JSON.stringify(after)}::jsonb, ${who.ip})`;
+  return { rows: valid, firstRolls, inputs, written, statement: studentBatchStatement(values, [...balances, auditRow]) };
+}
+
+/** Whether writes built ahead are the ones the batch's transaction would build now. */
+function builtFrom(writes: BatchWrites, valid: readonly ValidRow[], firstRolls: ReadonlyMap<string, number>, inputs: string): boolean {
+  if (writes.inputs !== inputs || writes.rows.length !== valid.length || writes.firstRolls.size !== firstRolls.size) return false;
+  if (!writes.rows.every((row, i) => row === valid[i])) return false;
+  return [...firstRolls].every(([key, first]) => writes.firstRolls.get(key) === first);
+}
+
 /**
  * Imports the good rows batch by batch and reports every refused row with its number and reason.
  * A batch takes the school's student-adds lock, so the plan limit (ruling 13) and admission numbers
@@ -197,31 +300,22 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
 
   const size = batchSizeFor(total);
   try {
-    const session = await db.transaction(async (tx) => {
+    const { session, counters } = await db.transaction(async (tx) => {
       const active = await createDefaultSession(tx, { schoolId, today: ctx.today });
       // once per import, so each batch numbers from the counters alone (`allocateRollNumbers`)
       await syncRollCounters(tx, { schoolId, sessionId: active.id });
-      return active;
+      return { session: active, counters: await rollCountersOf(tx, { schoolId, sessionId: active.id }) };
     });
     progress('');
+    // the next batch's writes, built while PostgreSQL stores this one's (decision 0106)
+    let ahead: BatchWrites | undefined;
     for (let start = 0; start < total; start += size) {
       const batch = prepared.slice(start, start + size);
       const outcome = await db.transaction(async (tx) => {
         await lockStudentAdds(tx, schoolId);
-        const refused: RowError[] = [];
-        const left: ImportResult['skipped'] = [];
-        let valid = batch.filter((p): p is PreparedRow & { input: CreateStudent } => {
-          if (!p.input) {
-            refused.push(rowError(p.row, p.name, p.reasons ?? ['Invalid row']));
-            return false;
-          }
-          const matches = ctx.duplicates.get(p.row);
-          if (matches && !ctx.importAnyway.has(p.row)) {
-            left.push({ row: p.row, name: p.name, reason: `Skipped as a possible duplicate: ${matches.map(describeMatch).join('; ')}` });
-            return false;
-          }
-          return true;
-        });
+        const screened = screenBatch(ctx, batch);
+        const refused = screened.refused;
+        let valid = screened.valid;
         const numbers = valid.map((p) => p.input.admissionNumber).filter((n): n is string => Boolean(n));
         // what the batch checks and computes with, in one statement after the lock
         const known = await readAtOnce(tx, batchReads(schoolId, numbers));
@@ -239,48 +333,30 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
           for (const p of valid.slice(capacity)) refused.push(rowError(p.row, p.name, [planLimitMessage(room)]));
           valid = valid.slice(0, capacity);
         }
-        const counts = new Map<string, { className: string; section: string; count: number }>();
-        for (const p of valid) {
-          const key = rollGroupKey({ className: p.input.class, section: p.input.section });
-          const group = counts.get(key) ?? { className: p.input.class, section: p.input.section, count: 0 };
-          group.count += 1;
-          counts.set(key, group);
+        const groups = rollGroupsOf(valid);
+        const firstRolls = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [...groups.values()], synced: true });
+        for (const [key, group] of groups) counters.set(key, firstRolls.get(key)! + group.count - 1);
+        const inputs = balanceInputsKey(known);
+        // built ahead from what this batch now finds, or else built now: the same writes either way
+        const writes = ahead && builtFrom(ahead, valid, firstRolls, inputs) ? ahead : batchWrites(ctx, session.id, batch, valid, firstRolls, known, inputs);
+        ahead = undefined;
+        if (writes.written.length > 0) {
+          const writing = (async () => {
+            await tx.execute(writes.statement);
+          })();
+          // awaited below: a failure meanwhile is not unhandled
+          writing.catch(() => undefined);
+          const next = prepared.slice(start + size, start + 2 * size);
+          if (next.length > 0) {
+            // the statement is sent before the next batch is built, so the two run side by side
+            await new Promise((resolve) => setImmediate(resolve));
+            const upcoming = screenBatch(ctx, next).valid;
+            const predicted = new Map([...rollGroupsOf(upcoming).keys()].map((key) => [key, (counters.get(key) ?? 0) + 1]));
+            ahead = batchWrites(ctx, session.id, next, upcoming, predicted, known, inputs);
+          }
+          await writing;
         }
-        const next = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [...counts.values()], synced: true });
-        const values = valid.map((p) => {
-          const key = rollGroupKey({ className: p.input.class, section: p.input.section });
-          const rollNumber = next.get(key)!;
-          next.set(key, rollNumber + 1);
-          return newStudentValues(schoolId, p.input, { sessionId: session.id, rollNumber, today: ctx.today, now: ctx.now }, ctx.cipher);
-        });
-        const rows = values.map((v) => ({ id: v.id, name: v.name, className: v.className, section: v.section ?? 'A', rollNumber: v.rollNumber }));
-        if (values.length > 0) {
-          // the students, their enrollments, running balances and the audit row: one statement
-          const balances = newStudentBalanceWrites(
-            schoolId,
-            known,
-            values.map((v) => ({
-              id: v.id,
-              className: v.className,
-              section: v.section ?? 'A',
-              rollNumber: v.rollNumber,
-              sessionId: v.sessionId,
-              status: v.status ?? 'active',
-              feesFromMonth: v.feesFromMonth ?? null,
-              monthlyBusFeePaise: Number(v.monthlyBusFeePaise ?? 0),
-            })),
-          );
-          const who = auditWho(ctx.request);
-          const after = {
-            rows: [batch[0]!.row, batch[batch.length - 1]!.row],
-            imported: rows.length,
-            students: rows.map((r) => ({ id: r.id, name: r.name, class: r.className, section: r.section, rollNumber: r.rollNumber })),
-          };
-          const auditRow = sql`insert into ${auditLog} (school_id, user_id, action, entity, after, ip)
-            values (${who.schoolId}::uuid, ${who.userId}::uuid, 'student.bulk_import', 'student', ${JSON.stringify(after)}::jsonb, ${who.ip})`;
-          await insertStudentBatch(tx, values, [...balances, auditRow]);
-        }
-        return { rows, refused, left };
+        return { rows: writes.written, refused, left: screened.left };
       });
       for (const r of outcome.rows) {
         const key = `${r.className}|${r.section}`;

@@ -547,6 +547,13 @@ export async function syncRollCounters(tx: Db, { schoolId, sessionId }: { school
     on conflict (school_id, session_id, class_name, section) do update set last_roll = greatest(${rollCounters}.last_roll, excluded.last_roll)`);
 }
 
+/** Every group's last roll number handed out in a session, by `rollGroupKey` (after `syncRollCounters`). */
+export async function rollCountersOf(tx: Db, { schoolId, sessionId }: { schoolId: string; sessionId: string }): Promise<Map<string, number>> {
+  const result = await tx.execute(sql`
+    select class_name, section, last_roll from ${rollCounters} where school_id = ${schoolId} and session_id = ${sessionId}`);
+  return new Map(rowsOf<{ class_name: string; section: string; last_roll: number | string }>(result).map((r) => [groupKey({ className: r.class_name, section: r.section }), Number(r.last_roll)]));
+}
+
 /** Moves a group's counter past a number set by hand on edit, so allocation never hands it out again. */
 export async function bumpRollCounter(
   tx: Db,
@@ -685,10 +692,10 @@ export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<Stu
  * audit row) as more common tables. Drizzle's own insert built a parameter per value (thirty
  * columns a row) and took longer in Node than PostgreSQL took to store them; here each column is one
  * array parameter (`rowsTable`), typed as the table declares it. Foreign keys are checked at the end
- * of the statement, when every common table has run.
+ * of the statement, when every common table has run. Built apart from sending it: an import builds
+ * the next batch's statement while PostgreSQL stores one (decision 0106).
  */
-export async function insertStudentBatch(tx: Db, rows: readonly NewStudentRow[], extra: readonly SQL[]): Promise<void> {
-  if (rows.length === 0) return;
+export function studentBatchStatement(rows: readonly NewStudentRow[], extra: readonly SQL[]): SQL {
   const columns = Object.entries(getTableColumns(students)).filter(([key]) => rows.some((r) => (r as Record<string, unknown>)[key] !== undefined));
   const values = rows.map((r) =>
     columns.map(([key, column]) => {
@@ -710,7 +717,7 @@ export async function insertStudentBatch(tx: Db, rows: readonly NewStudentRow[],
       select school_id, id, session_id, class_name, section, roll_number, created_at from new_students)`,
     ...extra.map((statement, i) => sql`${sql.identifier(`batch${i}`)} as (${statement})`),
   ];
-  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
+  return sql`with ${sql.join(parts, sql`, `)} select 1`;
 }
 
 /** Who, if anyone but `exceptId`, holds a roll number in a class and section of a session. */
