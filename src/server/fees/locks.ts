@@ -5,10 +5,11 @@ import { executePrepared, GENERIC_PLANS } from '../lib/prepared';
 /**
  * Transaction-scoped locks for the ledger (released at commit or rollback).
  *
- * - Every write for one student (a receipt, a cancellation, a promotion, a discharge) holds the
- *   school's ledger lock in SHARED mode and the student's lock exclusively: saves for different
- *   students run side by side, two saves for the same student take turns, so the second sees the
- *   first's lines (a locked month, a used clientId) instead of writing the month twice.
+ * - Every write for one student (a receipt, a cancellation, a promotion, a discharge, an edit of the
+ *   student) holds the school's ledger lock in SHARED mode and the student's lock exclusively: saves
+ *   for different students run side by side, two saves for the same student take turns, so the second
+ *   sees the first's lines (a locked month, a used clientId) instead of writing the month twice.
+ *   Adding students (one, or an import's batch) holds the school's lock in shared mode (decision 0107).
  * - Whole-school moves (rollover into a new session, passouts from a class) take the school's
  *   ledger lock EXCLUSIVELY, so no receipt lands in a session while its balances are being carried.
  */
@@ -22,6 +23,16 @@ export async function lockStudentLedger(tx: Db, { schoolId, studentId }: { schoo
   // executePrepared hands the statement to the driver before it returns (tx.execute would only on
   // the next turn), so a read made right after this call goes to PostgreSQL after it
   await executePrepared(tx, sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)}), pg_advisory_xact_lock(${studentKey(studentId)}), ${GENERIC_PLANS}`);
+}
+
+/**
+ * The school's ledger lock in SHARED mode alone: for writes that place new students (an add, an
+ * import's batch). Their running balances are computed from the school's sessions, structures and
+ * plans, read after this lock, so a change of those (which holds it exclusively) either finishes
+ * first and is read, or waits and then finds the new students to refresh.
+ */
+export async function lockSchoolLedgerShared(tx: Db, { schoolId }: { schoolId: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${schoolKey(schoolId)})`);
 }
 
 /**

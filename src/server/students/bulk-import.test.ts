@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifySchoolBalances } from '../balances/verify';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 let ctx: TestContext;
@@ -296,6 +297,34 @@ describe('an import while the counter adds students to the same class', () => {
     }
     // the next add continues after them all
     expect((await walkIn(20)).json().rollNumber).toBe(1_021);
+  });
+});
+
+describe('a fee structure changed during an import', () => {
+  it("stores every imported student's running balances at the fee the structure ends with", { timeout: 120_000 }, async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const db = ctx.database.db;
+    const fees = { className: 'Class 6', academicYear: '2026-2027', yearlyFee: '2000', examFee: '0', booksFee: '0', uniformFee: '0', miscFee: '0' };
+    const created = await school.api.post('/api/class-fee-structures', { ...fees, monthlyTuitionFee: '1000' });
+    expect(created.statusCode, created.body).toBe(201);
+    const csv = ['name,class,section', ...Array.from({ length: 1_000 }, (_, i) => `Pupil ${i + 1},Class 6,A`)].join('\n');
+    const importing = importCsv(school, csv);
+    // the changes begin once the first batch is in (on PostgreSQL; the embedded database runs one
+    // statement at a time, so there they follow the import)
+    const imported = async () => Number((await db.execute(sql`select count(*) as n from students where school_id = ${school.schoolId}`)).rows[0]!.n);
+    if (ctx.database.kind === 'postgres') await expect.poll(imported, { timeout: 60_000, interval: 5 }).toBeGreaterThan(0);
+    for (const tuition of ['1100', '1200', '1300', '1400', '1500']) {
+      const changed = await school.api.put(`/api/class-fee-structures/${created.json().id}`, { ...fees, monthlyTuitionFee: tuition });
+      expect(changed.statusCode, changed.body).toBe(200);
+    }
+    expect((await importing).result.imported).toBe(1_000);
+    if (ctx.database.kind === 'postgres') expect(await imported()).toBe(1_000);
+    // a batch that read the fees before a change and was stored after the change's refresh kept the old fee
+    expect((await verifySchoolBalances(db, school.schoolId)).differences).toEqual([]);
+    const [one] = (await school.api.get('/api/students?q=Pupil 1000')).json() as Array<{ id: string }>;
+    const status = (await school.api.get(`/api/students/${one!.id}/fee-status`)).json();
+    expect(status.structure.monthlyTuitionFee).toBe('1500.00');
+    expect(status.account.months[0].tuition.expected).toBe('1500.00');
   });
 });
 

@@ -22,6 +22,7 @@ import { plansRead } from '../policy/plans';
 import type { FieldCipher } from '../lib/crypto';
 import { badRequest } from '../lib/errors';
 import { createDefaultSession } from '../sessions/queries';
+import { lockSchoolLedgerShared } from '../fees/locks';
 import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
 import {
   allocateRollNumbers,
@@ -313,6 +314,8 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
       const batch = prepared.slice(start, start + size);
       const outcome = await db.transaction(async (tx) => {
         await lockStudentAdds(tx, schoolId);
+        // the batch's running balances are computed from the fees read after this (decision 0107)
+        await lockSchoolLedgerShared(tx, { schoolId });
         const screened = screenBatch(ctx, batch);
         const refused = screened.refused;
         let valid = screened.valid;

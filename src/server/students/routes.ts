@@ -47,6 +47,7 @@ import {
   type StudentRow,
 } from './queries';
 import { refreshBalances } from '../balances/refresh';
+import { lockSchoolLedgerShared, lockStudentLedger } from '../fees/locks';
 
 const NOT_FOUND = 'Student not found';
 export const DELETED_MESSAGE = 'Student has been successfully deleted from the system.';
@@ -285,6 +286,8 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       try {
         id = await db.transaction(async (tx) => {
           await lockStudentAdds(tx, schoolId);
+          // the new student's running balances are computed from the fees read after this (decision 0107)
+          await lockSchoolLedgerShared(tx, { schoolId });
           const room = await planRoom(tx, { schoolId });
           if (room.limit !== null && room.active >= room.limit) {
             throw new HttpError(403, planLimitMessage(room), { upgradeRequired: true });
@@ -339,10 +342,16 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       const rollTaken = `Roll number ${input.rollNumber} is already taken in ${label}`;
       try {
         await db.transaction(async (tx) => {
+          // a write for one student, as a receipt is: a change of the fees waits for it or is read by it (decision 0107)
+          await lockStudentLedger(tx, { schoolId, studentId: id });
           const before = await findStudent(tx, { schoolId, id });
           if (!before) throw notFound(NOT_FOUND);
           const sessionId = before.sessionId ?? (await createDefaultSession(tx, { schoolId, today: indiaDate(now) })).id;
           const placement = { className: input.class, section: input.section, rollNumber: input.rollNumber };
+          // the class and section's counter row first, as an add takes it before its enrollment: two edits
+          // into one class that took the enrollment first and the counter second deadlocked (decision 0107),
+          // and the roll number's holder is read once an add or edit numbering in the group has committed
+          await bumpRollCounter(tx, { schoolId, sessionId, ...placement });
           if (await rollHolder(tx, { schoolId, sessionId, ...placement, exceptId: id })) throw conflict(rollTaken);
           if (
             input.admissionNumber &&
@@ -382,7 +391,6 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
             .where(and(eq(students.schoolId, schoolId), eq(students.id, id)))
             .returning();
           await upsertEnrollment(tx, { schoolId, studentId: id, sessionId, ...placement, now });
-          await bumpRollCounter(tx, { schoolId, sessionId, ...placement });
           // class, section, bus fee and fees-from month all change what is due
           await refreshBalances(tx, { schoolId, studentIds: [id] });
           await audit(tx, request, {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifySchoolBalances } from '../balances/verify';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 let ctx: TestContext;
@@ -381,6 +382,40 @@ describe('lists and lookups', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('Student not found');
     }
+  });
+});
+
+describe('adds and edits while the fees change', () => {
+  it("stores every student's running balances at the fee the structure ends with", { timeout: 120_000 }, async () => {
+    const school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const fees = { academicYear: '2026-2027', yearlyFee: '0', examFee: '0', booksFee: '0', uniformFee: '0', miscFee: '0' };
+    const class5 = (await school.api.post('/api/class-fee-structures', { ...fees, className: 'Class 5', monthlyTuitionFee: '1000' })).json();
+    expect((await school.api.post('/api/class-fee-structures', { ...fees, className: 'Class 6', monthlyTuitionFee: '2000' })).statusCode).toBe(201);
+    const sixth: string[] = [];
+    for (let i = 0; i < 10; i++) sixth.push((await school.api.post('/api/students', student({ name: `Sixth ${i + 1}`, class: 'Class 6', aadharNumber: '' }))).json().id);
+    const adds = Array.from({ length: 40 }, (_, i) => school.api.post('/api/students', student({ name: `Fifth ${i + 1}`, aadharNumber: '' })));
+    const moves = sixth.map((id, i) => school.api.put(`/api/students/${id}`, student({ name: `Sixth ${i + 1}`, class: 'Class 5', rollNumber: 21 + i, aadharNumber: undefined })));
+    const changes = (async () => {
+      for (const tuition of ['1100', '1200', '1300', '1400', '1500']) {
+        const changed = await school.api.put(`/api/class-fee-structures/${class5.id}`, { ...fees, className: 'Class 5', monthlyTuitionFee: tuition });
+        expect(changed.statusCode, changed.body).toBe(200);
+      }
+    })();
+    const added = await Promise.all(adds);
+    expect(added.map((r) => r.statusCode)).toEqual(Array(40).fill(201));
+    // ten edits into the class and section the adds fill, each asking for a roll number an add may be
+    // handed meanwhile: moved, or told the number is taken; none lost to a deadlock (a 500)
+    const moved = await Promise.all(moves);
+    for (const r of moved) expect([200, 409], r.body).toContain(r.statusCode);
+    for (const r of moved.filter((m) => m.statusCode === 409)) expect(r.json().error).toMatch(/^Roll number \d+ is already taken in Class 5-A$/);
+    await changes;
+    // an add or an edit that read the fees before a change and committed after the change's refresh kept the old fee
+    expect((await verifySchoolBalances(ctx.database.db, school.schoolId)).differences).toEqual([]);
+    const status = (await school.api.get(`/api/students/${added[0]!.json().id}/fee-status`)).json();
+    expect(status.student.className).toBe('Class 5');
+    expect(status.account.months[0].tuition.expected).toBe('1500.00');
+    const rolls = (await school.api.get('/api/students?class=Class 5&section=A')).json().map((s: { rollNumber: number }) => s.rollNumber);
+    expect(new Set(rolls).size).toBe(rolls.length);
   });
 });
 
