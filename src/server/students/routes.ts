@@ -348,9 +348,9 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           if (!before) throw notFound(NOT_FOUND);
           const sessionId = before.sessionId ?? (await createDefaultSession(tx, { schoolId, today: indiaDate(now) })).id;
           const placement = { className: input.class, section: input.section, rollNumber: input.rollNumber };
-          // the class and section's counter row first, as an add takes it before its enrollment: two edits
-          // into one class that took the enrollment first and the counter second deadlocked (decision 0107),
-          // and the roll number's holder is read once an add or edit numbering in the group has committed
+          // the class and section's counter row first, as an add takes it before its enrollment: an edit
+          // that wrote the enrollment first deadlocked with an add being handed the same number (decision
+          // 0107); and the number's holder is then read after any add or edit numbering in the group
           await bumpRollCounter(tx, { schoolId, sessionId, ...placement });
           if (await rollHolder(tx, { schoolId, sessionId, ...placement, exceptId: id })) throw conflict(rollTaken);
           if (
