@@ -105,6 +105,11 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
       const schoolId = schoolIdOf(request);
       const b = request.body;
       const row = await db.transaction(async (tx) => {
+        // many students at once, and which they are is read below: an approval of this type still in
+        // flight (it read the type's old figures) commits first and is among them; one asked later
+        // waits and reads the new figures (see lockForManyStudents). Taken after that read, an approval
+        // committing in between was neither refreshed here nor computed at the new figures.
+        await lockForManyStudents(tx, schoolId);
         const before = await typeOr404(tx, schoolId, request.params.id);
         const [dup] = await tx
           .select({ id: concessionTypes.id })
@@ -120,11 +125,7 @@ export async function concessionRoutes(fastify: FastifyInstance): Promise<void> 
         await audit(tx, request, { action: 'concession_type.update', entity: 'concession_type', entityId: before.id, before, after });
         // every approved concession of this type changes its figures: keep running balances in step
         const affected = await tx.selectDistinct({ studentId: concessions.studentId }).from(concessions).where(and(eq(concessions.schoolId, schoolId), eq(concessions.typeId, before.id), eq(concessions.status, 'approved')));
-        if (affected.length > 0) {
-          // many students at once: after the receipts in flight, before the next (see lockForManyStudents)
-          await lockForManyStudents(tx, schoolId);
-          await refreshBalances(tx, { schoolId, studentIds: affected.map((a) => a.studentId) });
-        }
+        if (affected.length > 0) await refreshBalances(tx, { schoolId, studentIds: affected.map((a) => a.studentId) });
         return after!;
       });
       return toTypeDto(row);
