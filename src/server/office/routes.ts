@@ -19,6 +19,7 @@ import { errorDto } from '../auth/dto';
 import { refreshBalances } from '../balances/refresh';
 import { cheques, openingBalances } from '../db/schema';
 import { cancelReceiptInTx } from '../fees/cancel';
+import { lockStudentLedger } from '../fees/locks';
 import { findReceipt } from '../fees/queries';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
@@ -127,8 +128,13 @@ export async function officeRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
       const { status, date = indiaDate(now) } = request.body;
-      if (!(await findReceipt(db, { schoolId, id: request.params.receiptId }))) throw notFound('Cheque receipt not found');
+      const found = await findReceipt(db, { schoolId, id: request.params.receiptId });
+      if (!found) throw notFound('Cheque receipt not found');
       return db.transaction(async (tx) => {
+        // a cheque's moves take turns with its bounce, which holds this lock while it cancels the
+        // receipt: each reads the status the one before it left. Unlocked, a clearing that read
+        // "deposited" before a bounce committed wrote "cleared" over it, on a cancelled receipt.
+        await lockStudentLedger(tx, { schoolId, studentId: found.receipt.studentId });
         const cheque = await chequeOr404(tx, schoolId, request.params.receiptId);
         if (!canMoveCheque(cheque.status, status)) throw conflict(chequeMoveMessage(cheque.status, status));
         const dates = status === 'deposited' ? { depositedOn: date } : { clearedOn: date, depositedOn: cheque.depositedOn ?? date };
@@ -166,6 +172,8 @@ export async function officeRoutes(fastify: FastifyInstance): Promise<void> {
       if (!found) throw notFound('Cheque receipt not found');
       if (found.receipt.paymentMode !== 'cheque') throw badRequest(`Receipt ${found.receipt.receiptNumber} was not paid by cheque`);
       return db.transaction(async (tx) => {
+        // the status is read under the lock the cancellation below holds (see the route above)
+        await lockStudentLedger(tx, { schoolId, studentId: found.receipt.studentId });
         const cheque = await chequeOr404(tx, schoolId, found.receipt.id);
         if (!canMoveCheque(cheque.status, 'bounced')) throw conflict(chequeMoveMessage(cheque.status, 'bounced'));
         await cancelReceiptInTx(tx, request, { schoolId, found, reason: `Cheque bounced: ${reason}`, now, action: 'cheque.bounce' });
