@@ -18,7 +18,7 @@ import {
   toFeeStructureDto,
   updateFeeStructure,
 } from './queries';
-import { rebuildSchoolBalances, refreshClassBalances } from '../balances/refresh';
+import { lockForManyStudents, rebuildSchoolBalances, refreshClassBalances } from '../balances/refresh';
 
 const NOT_FOUND = 'Fee structure not found';
 const tags = ['fee structures'];
@@ -159,6 +159,9 @@ export async function feeStructureRoutes(fastify: FastifyInstance): Promise<void
       if (!isUuid(id)) throw notFound(NOT_FOUND);
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
+        // the class it had is read under the lock its refresh takes: an edit of the same structure in
+        // flight (moving it to another class) commits first, and that class is refreshed here too
+        await lockForManyStudents(tx, schoolId);
         const before = await findFeeStructure(tx, { schoolId, id });
         if (!before) return undefined;
         const updated = await updateFeeStructure(tx, { schoolId, id, input: request.body, now });
