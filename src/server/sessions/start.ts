@@ -1,6 +1,7 @@
 import { carryThroughMonth, promotionOpensOn } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { badRequest, conflict } from '../lib/errors';
+import { lockSchoolLedger } from '../fees/locks';
 import { findRollover, previewRollover, rollOverSchool, undoBlocker, undoRollover, type Actor, type RolloverSummary } from '../fees/rollover';
 import { activateSession, findActiveSession, lockSessions, type SessionRow } from './queries';
 import { startTexts } from './texts';
@@ -53,6 +54,10 @@ export async function undoStart(
   { schoolId, to, actor }: { schoolId: string; to: SessionRow; actor: Actor },
 ): Promise<{ session: SessionRow; restored: number }> {
   await lockSessions(tx, schoolId);
+  // what blocks an undo (a receipt, an admission) is written under the ledger lock shared: read it
+  // holding the lock exclusively, so a receipt in flight commits first and is found, and none
+  // lands between this check and the undo (the lock `undoRollover` takes again)
+  await lockSchoolLedger(tx, { schoolId });
   const rollover = await findRollover(tx, { schoolId, toSessionId: to.id });
   if (!rollover) throw conflict(startTexts.notStarted(to.name));
   const blocker = await undoBlocker(tx, { schoolId, rollover, toName: to.name });
