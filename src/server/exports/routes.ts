@@ -11,6 +11,7 @@ import { schools } from '../db/schema';
 import { audit } from '../lib/audit';
 import { HttpError, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { lockFor } from '../lib/locks';
 import { createExport, findExport, findPendingExport, isDownloadable, listExports, type ExportRowDb } from './queries';
 import { ExportWorker } from './worker';
 
@@ -86,15 +87,18 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
-      const pending = await findPendingExport(db, schoolId);
-      if (pending) return reply.status(202).send({ id: pending.id, status: pending.status });
-      const row = await db.transaction(async (tx) => {
+      const answer = await db.transaction(async (tx) => {
+        // one look for a pending export at a time per school: two presses at once both found none
+        // and both queued a whole build
+        await lockFor(tx, `exports:${schoolId}`);
+        const pending = await findPendingExport(tx, schoolId);
+        if (pending) return { id: pending.id, status: pending.status, created: false };
         const created = await createExport(tx, { schoolId, userId: request.auth!.userId, now: clock.now() });
         await audit(tx, request, { action: 'export.create', entity: 'data_export', entityId: created.id });
-        return created;
+        return { id: created.id, status: created.status, created: true };
       });
-      worker.nudge();
-      return reply.status(202).send({ id: row.id, status: row.status });
+      if (answer.created) worker.nudge();
+      return reply.status(202).send({ id: answer.id, status: answer.status });
     },
   );
 

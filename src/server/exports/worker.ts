@@ -1,4 +1,5 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
@@ -12,9 +13,25 @@ export interface ExportWorkerOptions {
   clock: Clock;
   dataDir: string;
   log?: { warn: (obj: unknown, msg?: string) => void; error: (obj: unknown, msg?: string) => void };
-  /** a running job is its worker's for this long, renewed at every progress step */
+  /** a running job is its worker's for this long, renewed at every progress step and by a timer */
   leaseMs?: number;
+  /** how often that timer renews the lease while a job runs (default: a third of the lease) */
+  renewEveryMs?: number;
   pageRows?: number;
+}
+
+/** A claimed job. `started_at` is the claim's own: a takeover writes a later one (see `run`). */
+interface Claim {
+  id: string;
+  school_id: string;
+  started_at: string;
+}
+
+/** The job was claimed by another process after this one's lease ran out: what this one built is dropped. */
+class TakenOver extends Error {
+  constructor() {
+    super('the export was taken over by another worker');
+  }
 }
 
 export const EXPORT_FAILED_MESSAGE = 'The export could not be finished. Please try again; if it fails again, contact support.';
@@ -40,6 +57,7 @@ export class ExportWorker {
   private readonly clock: Clock;
   private readonly dataDir: string;
   private readonly leaseMs: number;
+  private readonly renewEveryMs: number;
   private readonly pageRows: number | undefined;
   private readonly log: NonNullable<ExportWorkerOptions['log']>;
   private active: Promise<number> | null = null;
@@ -51,6 +69,7 @@ export class ExportWorker {
     this.clock = options.clock;
     this.dataDir = options.dataDir;
     this.leaseMs = options.leaseMs ?? 120_000;
+    this.renewEveryMs = options.renewEveryMs ?? Math.max(1_000, Math.floor(this.leaseMs / 3));
     this.pageRows = options.pageRows;
     this.log = options.log ?? { warn: () => {}, error: () => {} };
   }
@@ -108,9 +127,9 @@ export class ExportWorker {
   }
 
   /** Takes the oldest waiting job, or a running one whose worker stopped renewing its lease. */
-  private async claim(): Promise<{ id: string; school_id: string } | null> {
+  private async claim(): Promise<Claim | null> {
     const now = this.clock.now().toISOString();
-    const rows = rowsOf<{ id: string; school_id: string }>(
+    const rows = rowsOf<Claim>(
       await this.db.execute(sql`
         update data_exports set status = 'running', progress = 0, started_at = ${now}::timestamptz, lease_until = ${this.leaseEnd()}::timestamptz
         where id = (
@@ -118,42 +137,83 @@ export class ExportWorker {
           where status = 'queued' or (status = 'running' and lease_until < ${now}::timestamptz)
           order by created_at limit 1 for update skip locked
         )
-        returning id::text as id, school_id::text as school_id`),
+        returning id::text as id, school_id::text as school_id, started_at::text as started_at`),
     );
     return rows[0] ?? null;
   }
 
-  private async run(job: { id: string; school_id: string }): Promise<void> {
+  /**
+   * Builds one claimed job. The lease is renewed by a timer as well as at each progress step: the
+   * count, the workbook's commit and the zip report no progress, and a large school's took longer
+   * than the lease, so another process claimed the job still being built and both wrote the same
+   * files (decision 0036). Every write of the job's row names this claim (`owned`); the files are
+   * built under a name of this run's own and moved to the download's name only while the job is
+   * still this worker's, so a run that lost its job removes only what it wrote.
+   */
+  private async run(job: Claim): Promise<void> {
     const relative = path.join('exports', `${job.id}.zip`);
     const target = path.join(this.dataDir, relative);
+    const built = path.join(this.dataDir, 'exports', `${job.id}.${randomUUID().slice(0, 8)}.zip`);
+    const owned = and(eq(dataExports.id, job.id), eq(dataExports.status, 'running'), sql`${dataExports.startedAt} = ${job.started_at}::timestamptz`);
+    let lost = false;
+    const renew = async (progress?: number) => {
+      const kept = await this.db
+        .update(dataExports)
+        .set({ ...(progress === undefined ? {} : { progress }), leaseUntil: new Date(this.leaseEnd()) })
+        .where(owned)
+        .returning({ id: dataExports.id });
+      if (kept.length === 0) lost = true;
+      if (lost) throw new TakenOver();
+    };
+    const heartbeat = setInterval(() => {
+      renew().catch((error: unknown) => {
+        if (!(error instanceof TakenOver)) this.log.warn({ err: error, exportId: job.id }, 'could not renew the export lease');
+      });
+    }, this.renewEveryMs);
+    heartbeat.unref();
     try {
       await mkdir(path.dirname(target), { recursive: true });
+      await this.removeLeftovers(job.id, path.basename(built));
       const [school] = await this.db.select({ name: schools.name }).from(schools).where(eq(schools.id, job.school_id)).limit(1);
       const result = await buildExport({
         db: this.db,
         schoolId: job.school_id,
         schoolName: school?.name ?? '',
         generatedAt: india.format(this.clock.now()),
-        target,
+        target: built,
         pageRows: this.pageRows,
-        onProgress: async (percent) => {
-          await this.db
-            .update(dataExports)
-            .set({ progress: percent, leaseUntil: new Date(this.leaseEnd()) })
-            .where(and(eq(dataExports.id, job.id), eq(dataExports.status, 'running')));
-        },
+        onProgress: (percent) => renew(percent),
       });
+      await renew();
+      await rename(built, target);
       await this.db
         .update(dataExports)
         .set({ status: 'done', progress: 100, filePath: relative, sizeBytes: result.sizeBytes, finishedAt: this.clock.now(), leaseUntil: null, error: null })
-        .where(eq(dataExports.id, job.id));
+        .where(owned);
     } catch (error) {
+      await rm(built, { force: true }).catch(() => {});
+      if (error instanceof TakenOver || lost) {
+        this.log.warn({ exportId: job.id }, 'data export taken over by another worker; this run dropped what it built');
+        return;
+      }
       this.log.error({ err: error, exportId: job.id }, 'data export failed');
-      await rm(target, { force: true }).catch(() => {});
-      await this.db
+      const failed = await this.db
         .update(dataExports)
         .set({ status: 'failed', error: EXPORT_FAILED_MESSAGE, finishedAt: this.clock.now(), leaseUntil: null })
-        .where(eq(dataExports.id, job.id));
+        .where(owned)
+        .returning({ id: dataExports.id });
+      if (failed.length > 0) await rm(target, { force: true }).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Files of the job's earlier runs that stopped (a server that died mid-build): not the download, not this run's. */
+  private async removeLeftovers(id: string, keep: string): Promise<void> {
+    const dir = path.join(this.dataDir, 'exports');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(`${id}.`) && name !== `${id}.zip` && !name.startsWith(keep)) await rm(path.join(dir, name), { recursive: true, force: true });
     }
   }
 
