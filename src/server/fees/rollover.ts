@@ -261,7 +261,7 @@ export async function findRollover(db: Db, { schoolId, toSessionId }: { schoolId
   return row;
 }
 
-/** Why a start can no longer be undone, or null: a receipt in the new session, or a student admitted into it. */
+/** Why a start can no longer be undone, or null: a receipt in the new session, a student who left from it, or one admitted into it. */
 export async function undoBlocker(db: Db, { schoolId, rollover, toName }: { schoolId: string; rollover: RolloverRow; toName: string }): Promise<string | null> {
   // a receipt numbered in the new session, or paying its fees while numbered in the old one
   const [receipt] = await db
@@ -282,6 +282,15 @@ export async function undoBlocker(db: Db, { schoolId, rollover, toName }: { scho
     .orderBy(receipts.createdAt)
     .limit(1);
   if (receipt) return `Receipt ${receipt.number} was saved after ${toName} started: the start can no longer be undone.`;
+  // a student who left from the new session: the undo would make them active again beside their
+  // passout row and the balance their leaving carried (owed twice, in both sessions)
+  const [left] = await db
+    .select({ name: passouts.name, kind: passouts.kind })
+    .from(passouts)
+    .where(and(eq(passouts.schoolId, schoolId), eq(passouts.sessionId, rollover.toSessionId)))
+    .orderBy(passouts.createdAt)
+    .limit(1);
+  if (left) return `${left.name} ${left.kind === 'discharged' ? 'was discharged' : 'passed out'} after ${toName} started: the start can no longer be undone.`;
   const moved = (rollover.moved as MovedStudent[]).map((m) => m.id);
   const result = await db.execute(sql`
     select count(*)::int as n from ${studentEnrollments}

@@ -165,7 +165,7 @@ export async function sessionStartRoutes(fastify: FastifyInstance): Promise<void
       schema: {
         tags: ['academic sessions'],
         summary: 'Undo the start of this session, until its first receipt',
-        description: 'Every student goes back to the class, section, roll number and session they had; graduates come back from passouts; the balances the start carried are removed; the earlier session is active again. 409 once a receipt was saved in this session or a student was admitted into it.',
+        description: 'Every student goes back to the class, section, roll number and session they had; graduates come back from passouts; the balances the start carried are removed; the earlier session is active again. 409 once a receipt was saved in this session, a student was discharged from it or admitted into it.',
         security,
         params,
         response: { 200: z.object({ message: z.string(), session: sessionDto, restored: z.number().int() }), 402: errorDto, 404: errorDto, 409: errorDto },
