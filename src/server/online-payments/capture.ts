@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { paise, type Paise } from '../../domain/money';
 import { allocateLinkPayment, type LinkFeeType } from '../../domain/payment-links';
 import { indiaDate } from '../../domain/sessions';
@@ -114,8 +114,18 @@ export async function captureOnlinePayment(
     .set({ status, paymentId, receiptId: receipt?.receipt.id ?? null, creditPaise: split.credit, capturedAt: now })
     .where(eq(onlinePayments.id, payment.id))
     .returning();
-  // the money arrived for this link: it is paid, even if it was cancelled or ran out meanwhile
-  await tx.update(paymentLinks).set({ status: 'paid', paidAt: now, receiptId: receipt?.receipt.id ?? null }).where(eq(paymentLinks.id, link.id));
+  // the money arrived for this link: it is paid, even if it was cancelled or ran out meanwhile. A
+  // link paid twice (two tabs, a UPI reference beside the gateway) keeps its first payment's time
+  // and receipt, the one the parent's receipt link and the office's list already name; the second
+  // is the student's credit
+  await tx
+    .update(paymentLinks)
+    .set({
+      status: 'paid',
+      paidAt: sql`coalesce(${paymentLinks.paidAt}, ${now.toISOString()}::timestamptz)`,
+      receiptId: sql`coalesce(${paymentLinks.receiptId}, ${receipt?.receipt.id ?? null}::uuid)`,
+    })
+    .where(eq(paymentLinks.id, link.id));
   await audit(tx, actor, {
     action: 'online-payment.capture',
     entity: 'online_payment',

@@ -33,7 +33,7 @@ afterAll(() => ctx.close());
 
 async function link(api: typeof school.api, body: Record<string, unknown>) {
   const res = await api.post('/api/payment-links', body);
-  expect(res.statusCode).toBe(201);
+  expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; linkToken: string; amount: string };
 }
 
@@ -267,6 +267,27 @@ describe('a fee collected at the counter meanwhile (ruling 27)', () => {
     expect(doc.creditKept).toBe('1500.00');
     expect(doc.receipt.total).toBe((Number(l.amount) - 1500).toFixed(2));
     expect((await parent().get(`/api/pay/${l.linkToken}/receipt.pdf`)).statusCode).toBe(200);
+  });
+
+  it('one link paid from two tabs: the link keeps the receipt of the first payment, the second is credit', async () => {
+    const l = await link(school.api, { studentId: ishaan, feeType: 'tuition', feeMonth: '2026-01' });
+    const creditBefore = Number((await school.api.get(`/api/students/${ishaan}/credit`)).json().balance);
+    // both tabs open the checkout before either pays
+    const first = await orderAndPay(l.linkToken);
+    const second = await orderAndPay(l.linkToken);
+    const paid = (await parent().post(`/api/pay/${l.linkToken}/verify`, first.signed)).json();
+    expect(paid).toMatchObject({ status: 'paid', amount: '1500.00', credit: '0.00', receiptUrl: `/api/pay/${l.linkToken}/receipt.pdf` });
+    const again = (await parent().post(`/api/pay/${l.linkToken}/verify`, second.signed)).json();
+    expect(again).toMatchObject({ status: 'paid', credit: '1500.00', receiptNumber: null });
+
+    // the first answer's receipt link still gives the receipt, and the office sees its number on the link
+    expect((await parent().get(paid.receiptUrl)).statusCode).toBe(200);
+    expect((await parent().get(`/api/pay/${l.linkToken}`)).json().paymentLink).toMatchObject({ status: 'paid' });
+    const listed = (await school.api.get(`/api/payment-links?studentId=${ishaan}&status=paid`)).json().links;
+    expect(listed.find((x: { id: string }) => x.id === l.id)).toMatchObject({ status: 'paid', receiptNumber: paid.receiptNumber });
+    const status = (await school.api.get(`/api/students/${ishaan}/fee-status`)).json();
+    expect(status.account.months.find((m: { key: string }) => m.key === '2026-01').tuition.paid).toBe('1500.00');
+    expect(Number(status.credit) - creditBefore).toBe(1500);
   });
 });
 
