@@ -75,7 +75,12 @@ export async function paymentLinkRoutes(fastify: FastifyInstance): Promise<void>
       const b = request.body;
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
-        const before = await ensureSettings(tx, schoolId);
+        // read locked: every field not given is written back as read, so two admins saving at once
+        // (one the webhook secret, the other the UPI id) must take turns, or the later one clears
+        // what the earlier set
+        await ensureSettings(tx, schoolId);
+        const [before] = await tx.select().from(schoolPaymentSettings).where(eq(schoolPaymentSettings.schoolId, schoolId)).for('update');
+        if (!before) throw new Error('payment settings row missing after ensureSettings');
         const keep = <T>(given: string | undefined, current: T, map: (v: string) => T): T | null =>
           given === undefined ? current : given === '' ? null : map(given);
         const next = {
