@@ -25,6 +25,7 @@ import { schools, userTokens, users } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { isUniqueViolation } from '../lib/pg-errors';
 import { queueMail } from '../mail/outbox';
 import { inviteMail } from './mail';
 import { assignmentsOf, findStaff, isOwnerRow, listStaff, replaceAssignments, toMember, userRoom } from './queries';
@@ -34,6 +35,15 @@ const security = [{ bearer: [] }];
 const idParams = z.object({ id: z.string() });
 const NOT_FOUND = 'Staff member not found';
 const manage = { onRequest: requireSchool, config: { permission: 'staff.manage' as const } };
+
+/**
+ * An invitation's insert that met the address's unique index: it was taken meanwhile (another
+ * school's invitation, a registration). The check before it is per school; the index is everyone's.
+ */
+function emailTakenMeanwhile(error: unknown): never {
+  if (isUniqueViolation(error)) throw conflict(STAFF_MESSAGES.emailTaken);
+  throw error;
+}
 
 /** Staff accounts (ruling 32, docs/decisions/0045): invite, list, change role, deactivate, assign. */
 export async function staffRoutes(fastify: FastifyInstance): Promise<void> {
@@ -106,7 +116,7 @@ export async function staffRoutes(fastify: FastifyInstance): Promise<void> {
         });
         await audit(tx, request, { action: 'staff.invite', entity: 'user', entityId: row!.id, after: { email, name, role } });
         return toMember(row!, []);
-      });
+      }).catch(emailTakenMeanwhile);
       return reply.status(201).send(member);
     },
   );

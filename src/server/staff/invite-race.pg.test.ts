@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../lib/sql-rows';
+import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+
+/**
+ * Two schools inviting the same address at the same moment. Each checks the address under its own
+ * school's lock, so both find it free; the unique index lets one in. The other must hear that the
+ * address has an account (409), not "Something went wrong" (500). Both inserts are held by a lock
+ * the test takes on the users table. PostgreSQL only: the embedded database runs one statement at
+ * a time.
+ */
+let ctx: TestContext;
+let first: Awaited<ReturnType<typeof signUpSchool>>;
+let second: Awaited<ReturnType<typeof signUpSchool>>;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  first = await signUpSchool(ctx, { selectedPlan: 'premium' });
+  second = await signUpSchool(ctx, { selectedPlan: 'premium' });
+});
+afterAll(() => ctx.close());
+
+const waitingForUsers = async () =>
+  rowsOf<{ n: number }>(
+    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
+                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'relation'`),
+  )[0]!.n;
+
+describe('one address invited by two schools at once', () => {
+  it('one invitation is sent; the other school is told the address already has an account', async () => {
+    const answers: Array<{ statusCode: number; json: () => { error?: string; email?: string } }> = [];
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table users in share mode`);
+      for (const school of [first, second]) {
+        void school.api.post('/api/staff', { email: 'meena.shah@example.in', name: 'Meena Shah', role: 'accountant' }).then((r) => answers.push(r));
+      }
+      for (let i = 0; i < 500 && (await waitingForUsers()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    });
+    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().error).toBe('This email address already has an account');
+    const invited = rowsOf<{ n: number }>(await ctx.database.db.execute(sql`select count(*)::int as n from users where lower(email) = 'meena.shah@example.in'`));
+    expect(invited[0]!.n).toBe(1);
+  });
+});
