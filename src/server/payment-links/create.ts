@@ -15,6 +15,7 @@ import { sessionMonths } from '../../domain/sessions';
 import type { Db } from '../db/client';
 import { paymentLinks } from '../db/schema';
 import { badRequest, conflict } from '../lib/errors';
+import { lockFor } from '../lib/locks';
 import { loadStudentDues } from './dues';
 
 /** Where a parent opens a link: the web app's public page (payweb). */
@@ -121,6 +122,10 @@ export async function findReusableLink(
   { schoolId, studentId, feeType }: { schoolId: string; studentId: string; feeType: 'outstanding' },
   now: Date,
 ): Promise<CreatedLink | null> {
+  // until the caller's transaction ends: a link it then makes is found by the next look, so a
+  // double click on the bulk action, or a reminder sent beside it, reuses one link instead of
+  // each making its own for the same amount
+  await lockFor(tx, `payment-link-outstanding:${studentId}`);
   const rows = await tx
     .select()
     .from(paymentLinks)
