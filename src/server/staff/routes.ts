@@ -223,6 +223,10 @@ export async function staffRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       if (!isUuid(request.params.id)) throw notFound(NOT_FOUND);
       return db.transaction(async (tx) => {
+        // the member's row locked first: two saves of the list take turns (each a delete and an
+        // insert, which side by side left both lists), and a role change in flight commits before
+        // the role is checked
+        await tx.execute(sql`select id from ${users} where id = ${request.params.id} and school_id = ${schoolId} for update`);
         const row = await findStaff(tx, { schoolId, userId: request.params.id });
         if (!row) throw notFound(NOT_FOUND);
         if (row.schoolRole !== 'teacher') throw badRequest(STAFF_MESSAGES.teacherOnly);

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { addStaff } from './staff-helpers';
 
 /**
- * Two schools inviting the same address at the same moment. Each checks the address under its own
+ * Staff changes made twice at once. Two schools inviting the same address at the same moment. Each checks the address under its own
  * school's lock, so both find it free; the unique index lets one in. The other must hear that the
  * address has an account (409), not "Something went wrong" (500). Both inserts are held by a lock
  * the test takes on the users table. PostgreSQL only: the embedded database runs one statement at
@@ -21,10 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const waitingForUsers = async () =>
+/** requests waiting for a lock: a table's, or a row's (its holder's transaction, or the row behind another waiter) */
+const waiting = async () =>
   rowsOf<{ n: number }>(
     await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'relation'`),
+                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('relation', 'transactionid', 'tuple')`),
   )[0]!.n;
 
 describe('one address invited by two schools at once', () => {
@@ -35,12 +37,32 @@ describe('one address invited by two schools at once', () => {
       for (const school of [first, second]) {
         void school.api.post('/api/staff', { email: 'meena.shah@example.in', name: 'Meena Shah', role: 'accountant' }).then((r) => answers.push(r));
       }
-      for (let i = 0; i < 500 && (await waitingForUsers()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
     });
     for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
     expect(answers.find((a) => a.statusCode === 409)!.json().error).toBe('This email address already has an account');
     const invited = rowsOf<{ n: number }>(await ctx.database.db.execute(sql`select count(*)::int as n from users where lower(email) = 'meena.shah@example.in'`));
     expect(invited[0]!.n).toBe(1);
+  });
+});
+
+describe("a teacher's classes saved twice at once", () => {
+  it('end as one of the two lists, not both merged', async () => {
+    const teacher = await addStaff(ctx, first, 'teacher', 'Farooq Dar');
+    const lists = [[{ className: 'Class 6', section: 'A', subjects: ['Maths'] }], [{ className: 'Class 8', section: 'B', subjects: ['Science'] }]];
+    const answers: Array<{ statusCode: number }> = [];
+    await ctx.database.db.transaction(async (tx) => {
+      // both saves reach their delete and insert (the code before), or one waits for the other
+      await tx.execute(sql`lock table teacher_assignments in share mode`);
+      for (const assignments of lists) void first.api.put(`/api/staff/${teacher.id}/assignments`, { assignments }).then((r) => answers.push(r));
+      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    });
+    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const members = (await first.api.get('/api/staff')).json().members as Array<{ id: string; assignments: unknown[] }>;
+    const kept = members.find((m) => m.id === teacher.id)!.assignments;
+    expect(kept).toHaveLength(1);
+    expect(lists).toContainEqual(kept);
   });
 });
