@@ -4,9 +4,9 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataExports, users } from '../db/schema';
-import { rowsOf } from '../lib/sql-rows';
 import { buildFixtureSchool, NOW, type FixtureSchool } from '../reports/test-school';
 import { createTestApp, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
 import { readZip } from '../test/zip';
 import { createExport } from './queries';
 import { ExportWorker } from './worker';
@@ -35,15 +35,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const waiting = async (event: string) =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = ${event}`),
-  )[0]!.n;
+const waiting = (event: string) => lockWaiters(ctx.database.db, [event]);
 
-async function until(done: () => Promise<boolean>) {
-  for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
-}
 
 const jobOf = async (id: string) => (await ctx.database.db.select().from(dataExports).where(eq(dataExports.id, id)))[0]!;
 const moveClock = (seconds: number) => ctx.clock.set(new Date((clockAt += seconds * 1000)));

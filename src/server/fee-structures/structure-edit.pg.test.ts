@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
 
 /**
  * Two edits of one fee structure at once, each moving it to another class. Each refreshes the
@@ -36,15 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const waiting = async (event: string) =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = ${event}`),
-  )[0]!.n;
+const waiting = (event: string) => lockWaiters(ctx.database.db, [event]);
 
-async function until(done: () => Promise<boolean>) {
-  for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
-}
 
 describe('a fee structure moved to two classes at once', () => {
   it('charges only the class it ends in, on fee status and on the school figures alike', async () => {

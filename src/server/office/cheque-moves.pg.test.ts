@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
-import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { rowsOf } from '../lib/sql-rows';
-import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { createTestApp, type signUpSchool, type TestContext } from '../test/harness';
+import { lockWaiters, schoolWithOneStudent, until } from '../test/races';
 
 /**
  * A cheque marked cleared by one person while another records its bounce. Cleared and bounced are
@@ -17,24 +16,11 @@ let studentId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp({ now: new Date('2025-05-22T06:00:00.000Z') });
-  school = await signUpSchool(ctx, { selectedPlan: 'premium' });
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 5', tuition: 1500 });
-  const [row] = await seedStudents(db, { schoolId: school.schoolId, sessionId: session.id, people: [{ name: 'Kabir Lone', className: 'Class 5' }] });
-  studentId = row!.id;
+  ({ school, studentId } = await schoolWithOneStudent(ctx));
 });
 afterAll(() => ctx.close());
 
-const waiting = async (event: string) =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = ${event}`),
-  )[0]!.n;
-
-async function until(done: () => Promise<boolean>) {
-  for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
-}
+const waiting = (event: string) => lockWaiters(ctx.database.db, [event]);
 
 type Answer = { statusCode: number; body: string; json: () => { error?: string } };
 

@@ -2,8 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentLinks } from '../db/schema';
 import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
-import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
 
 /**
  * "One outstanding link per student with dues (an active link for the same amount is reused)":
@@ -25,11 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const waiting = async () =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('relation', 'advisory')`),
-  )[0]!.n;
+const waiting = () => lockWaiters(ctx.database.db, ['relation', 'advisory']);
 
 describe('the bulk outstanding links pressed twice at once', () => {
   it('make one link for the student, answered to both', async () => {
@@ -37,9 +33,9 @@ describe('the bulk outstanding links pressed twice at once', () => {
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`lock table payment_links in share mode`);
       for (let i = 0; i < 2; i++) void school.api.post('/api/payment-links/bulk', { studentIds: [studentId] }).then((r) => answers.push(r));
-      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await waiting()) >= 2);
     });
-    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => answers.length === 2);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const [a, b] = answers.map((r) => r.json().created);
     expect(a).toHaveLength(1);

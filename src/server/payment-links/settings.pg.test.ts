@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
 
 /**
  * Two administrators saving different collection settings at once: each keeps what the other set.
@@ -20,11 +20,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** saves waiting for the row: the first for the holder's transaction, the next behind it for the row itself */
-const waiting = async () =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('transactionid', 'tuple')`),
-  )[0]!.n;
+const waiting = () => lockWaiters(ctx.database.db, ['transactionid', 'tuple']);
 
 describe('payment settings saved by two people at once', () => {
   it('keeps the webhook secret one set and the UPI id the other set', async () => {
@@ -33,9 +29,9 @@ describe('payment settings saved by two people at once', () => {
       await tx.execute(sql`select 1 from school_payment_settings where school_id = ${school.schoolId} for update`);
       void school.api.put('/api/settings/payments', { razorpayWebhookSecret: 'whsec-green-valley-2026' }).then((r) => answers.push(r));
       void school.api.put('/api/settings/payments', { upiVpa: 'greenvalley@sbi', upiPayeeName: 'Green Valley School' }).then((r) => answers.push(r));
-      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await waiting()) >= 2);
     });
-    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => answers.length === 2);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const settings = (await school.api.get('/api/settings/payments')).json();
     expect(settings).toMatchObject({ webhookSecretSet: true, upiVpa: 'greenvalley@sbi', upiPayeeName: 'Green Valley School' });

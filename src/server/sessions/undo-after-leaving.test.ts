@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
-import { activatePlan, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { createTestApp, type TestContext } from '../test/harness';
+import { schoolBeforeStart } from './test-start';
 
 /**
  * A start is undone only while nothing has happened in the new session (issue 11). A student
@@ -10,33 +10,13 @@ import { client, createTestApp, signUpSchool, type TestContext } from '../test/h
  * the balance their leaving carried.
  */
 let ctx: TestContext;
-let school: Awaited<ReturnType<typeof signUpSchool>>;
-const ids: Record<string, string> = {};
+let school: Awaited<ReturnType<typeof schoolBeforeStart>>['school'];
+let ids: Record<string, string>;
 let nextId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp({ now: new Date('2026-11-23T06:00:00.000Z') });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  await activatePlan(db, { schoolId: school.schoolId });
-  const running = await seedSession(db, { schoolId: school.schoolId, name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31' });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 5', academicYear: '2026-2027', tuition: 1000 });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 6', academicYear: '2027-2028', tuition: 1200 });
-  const rows = await seedStudents(db, {
-    schoolId: school.schoolId,
-    sessionId: running.id,
-    people: [
-      { name: 'Asha Kaul', className: 'Class 5' },
-      { name: 'Divya Raina', className: 'Class 5' },
-    ],
-  });
-  for (const r of rows) ids[r.name] = r.id;
-  const next = await school.api.post('/api/academic-sessions', { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-03-31', isActive: false });
-  expect(next.statusCode, next.body).toBe(201);
-  nextId = next.json().id;
-  ctx.clock.set(new Date('2027-03-05T06:00:00.000Z'));
-  const login = await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password });
-  school = { ...school, api: client(ctx.app, login.json().token) };
+  ({ school, ids, nextId } = await schoolBeforeStart(ctx, ['Asha Kaul', 'Divya Raina']));
 });
 afterAll(() => ctx.close());
 

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
-import { activatePlan, seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
-import { rowsOf } from '../lib/sql-rows';
-import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { createTestApp, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
+import { schoolBeforeStart } from './test-start';
 
 /**
  * A start is undone only until the new session's first receipt (issue 11). A receipt being saved
@@ -13,40 +13,22 @@ import { client, createTestApp, signUpSchool, type TestContext } from '../test/h
  * PostgreSQL only: the embedded database runs one statement at a time.
  */
 let ctx: TestContext;
-let school: Awaited<ReturnType<typeof signUpSchool>>;
+let school: Awaited<ReturnType<typeof schoolBeforeStart>>['school'];
 let asha: string;
 let nextId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp({ now: new Date('2026-11-23T06:00:00.000Z') });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  await activatePlan(db, { schoolId: school.schoolId });
-  const running = await seedSession(db, { schoolId: school.schoolId, name: '2026-2027', startDate: '2026-04-01', endDate: '2027-03-31' });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 5', academicYear: '2026-2027', tuition: 1000 });
-  await seedStructure(db, { schoolId: school.schoolId, className: 'Class 6', academicYear: '2027-2028', tuition: 1200 });
-  const [row] = await seedStudents(db, { schoolId: school.schoolId, sessionId: running.id, people: [{ name: 'Asha Kaul', className: 'Class 5' }] });
-  asha = row!.id;
-  const next = await school.api.post('/api/academic-sessions', { sessionName: '2027-2028', startDate: '2027-04-01', endDate: '2028-03-31', isActive: false });
-  expect(next.statusCode, next.body).toBe(201);
-  nextId = next.json().id;
-  ctx.clock.set(new Date('2027-03-05T06:00:00.000Z'));
-  const login = await client(ctx.app).post('/api/auth/login', { email: school.email, password: school.password });
-  school = { ...school, api: client(ctx.app, login.json().token) };
+  let ids: Record<string, string>;
+  ({ school, ids, nextId } = await schoolBeforeStart(ctx, ['Asha Kaul']));
+  asha = ids['Asha Kaul']!;
   const started = await school.api.post(`/api/academic-sessions/${nextId}/start`, {});
   expect(started.statusCode, started.body).toBe(200);
 });
 afterAll(() => ctx.close());
 
-const waiting = async (event: string) =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event = ${event}`),
-  )[0]!.n;
+const waiting = (event: string) => lockWaiters(ctx.database.db, [event]);
 
-async function until(done: () => Promise<boolean>) {
-  for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
-}
 
 describe('undoing a start while a receipt is being saved', () => {
   it('finds the receipt and keeps the start, with the carried balance paid down', async () => {

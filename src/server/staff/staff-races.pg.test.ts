@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { lockWaiters, until } from '../test/races';
 import { addStaff } from './staff-helpers';
 
 /**
@@ -23,11 +24,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** requests waiting for a lock: a table's, or a row's (its holder's transaction, or the row behind another waiter) */
-const waiting = async () =>
-  rowsOf<{ n: number }>(
-    await ctx.database.db.execute(sql`select count(*)::int as n from pg_stat_activity
-                                      where datname = current_database() and wait_event_type = 'Lock' and wait_event in ('relation', 'transactionid', 'tuple')`),
-  )[0]!.n;
+const waiting = () => lockWaiters(ctx.database.db, ['relation', 'transactionid', 'tuple']);
 
 describe('one address invited by two schools at once', () => {
   it('one invitation is sent; the other school is told the address already has an account', async () => {
@@ -37,9 +34,9 @@ describe('one address invited by two schools at once', () => {
       for (const school of [first, second]) {
         void school.api.post('/api/staff', { email: 'meena.shah@example.in', name: 'Meena Shah', role: 'accountant' }).then((r) => answers.push(r));
       }
-      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await waiting()) >= 2);
     });
-    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => answers.length === 2);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
     expect(answers.find((a) => a.statusCode === 409)!.json().error).toBe('This email address already has an account');
     const invited = rowsOf<{ n: number }>(await ctx.database.db.execute(sql`select count(*)::int as n from users where lower(email) = 'meena.shah@example.in'`));
@@ -56,9 +53,9 @@ describe("a teacher's classes saved twice at once", () => {
       // both saves reach their delete and insert (the code before), or one waits for the other
       await tx.execute(sql`lock table teacher_assignments in share mode`);
       for (const assignments of lists) void first.api.put(`/api/staff/${teacher.id}/assignments`, { assignments }).then((r) => answers.push(r));
-      for (let i = 0; i < 500 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await waiting()) >= 2);
     });
-    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => answers.length === 2);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const members = (await first.api.get('/api/staff')).json().members as Array<{ id: string; assignments: unknown[] }>;
     const kept = members.find((m) => m.id === teacher.id)!.assignments;
