@@ -6,6 +6,8 @@ import { assertSubjectsCovered, assertTeacherCovers, assertTeacherCoversWholeCla
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
+import { conflict } from '../lib/errors';
+import { isForeignKeyViolation } from '../lib/pg-errors';
 import { sendPdf } from '../lib/pdf';
 import { findSchoolLogo } from '../schools/queries';
 import { auditChanges, planBulkSave, writePlannedRows } from './bulk-save';
@@ -21,6 +23,15 @@ const idParams = z.object({ id: z.string().max(64) });
 const pdfNote = 'Answers application/pdf (a download): A4 landscape, 10 mm margins, one student per page.';
 
 const dateFmt = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Asia/Kolkata' });
+
+/**
+ * A save whose marks met a foreign key at its write: a subject (or a student) the save had checked
+ * was removed by someone else before the marks were stored. Nothing of the save is kept.
+ */
+function removedMeanwhile(error: unknown): never {
+  if (isForeignKeyViolation(error)) throw conflict('A subject or student of these marks was removed while they were being saved. Reload the page and enter them again.');
+  throw error;
+}
 
 /** Academic results (operations §2 Results screen, §7 /api/results*; issue 6). */
 export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
@@ -209,7 +220,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           'Stores only entries whose marks differ from what is stored (upsert per school, student, session and subject): re-sending the same marks changes nothing. Every entry is checked first; one bad entry (a mark above its field\'s maximum — F1–F6 5, CA 20, SA 50 — negative, not a number or not a whole or half mark; an unknown student or subject; a student not in that class and session) answers 400 naming the student, subject and field, and nothing of the request is stored. FA, totalMarks and grade sent by the client are ignored: the server computes them.',
         body: bulkResultsSchema,
-        response: { 200: bulkAnswerDto, 400: bulkErrorDto, 402: errorDto },
+        response: { 200: bulkAnswerDto, 400: bulkErrorDto, 402: errorDto, 409: errorDto },
       },
     },
     async (request) => {
@@ -230,7 +241,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
           });
         }
         return { success: true as const, saved, unchanged: plan.unchanged, validateOnly };
-      });
+      }).catch(removedMeanwhile);
     },
   );
 
