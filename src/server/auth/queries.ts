@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { lockFor } from '../lib/locks';
 import { authSessions, loginEvents, users, userTokens } from '../db/schema';
 import { sessionCache } from './session-cache';
 import { hashMailToken, newMailToken } from './tokens';
@@ -154,6 +155,10 @@ export async function issueMailToken(
   values: { userId: string; schoolId: string | null; purpose: MailTokenPurpose; now: Date; newEmail?: string },
 ): Promise<string> {
   const { token, hash } = newMailToken();
+  // one issue at a time per person, to the end of the caller's transaction: two at once (a resend
+  // pressed twice, two reset requests) each voided only the tokens already committed, and both
+  // links stayed live; now the second voids the first's
+  await lockFor(db, `mail-token:${values.userId}`);
   await voidMailTokens(db, values.userId, [values.purpose], values.now);
   await db.insert(userTokens).values({
     userId: values.userId,

@@ -63,3 +63,27 @@ describe("a teacher's classes saved twice at once", () => {
     expect(lists).toContainEqual(kept);
   });
 });
+
+describe('an invitation resent twice at once', () => {
+  it('leaves one working link, the later one', async () => {
+    const invited = await first.api.post('/api/staff', { email: 'aamir.lone@example.in', name: 'Aamir Lone', role: 'clerk' });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const userId: string = invited.json().id;
+    const answers: Array<{ statusCode: number }> = [];
+    await ctx.database.db.transaction(async (tx) => {
+      // the first resend has issued its link and stands at queueing the mail; the second waits for it
+      // (the code before: for the earlier link's row, which its void then skips as already used)
+      await tx.execute(sql`lock table mail_outbox in share mode`);
+      void first.api.post(`/api/staff/${userId}/resend-invite`).then((r) => answers.push(r));
+      await until(async () => (await lockWaiters(ctx.database.db, ['relation'])) === 1);
+      void first.api.post(`/api/staff/${userId}/resend-invite`).then((r) => answers.push(r));
+      await until(async () => (await lockWaiters(ctx.database.db, ['advisory', 'transactionid'])) === 1);
+    });
+    await until(() => answers.length === 2);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const live = rowsOf<{ n: number }>(
+      await ctx.database.db.execute(sql`select count(*)::int as n from user_tokens where user_id = ${userId} and purpose = 'invite' and used_at is null`),
+    );
+    expect(live[0]!.n).toBe(1);
+  });
+});
