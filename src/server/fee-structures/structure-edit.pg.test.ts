@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
+import { lockSchoolLedger } from '../fees/locks';
 import { seedSession, seedStructure, seedStudents } from '../fees/test-fixtures';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { lockWaiters, until } from '../test/races';
@@ -44,7 +44,7 @@ describe('a fee structure moved to two classes at once', () => {
     const body = (className: string) => ({ className, academicYear: '2025-2026', monthlyTuitionFee: '1000', yearlyFee: '0', examFee: '0', booksFee: '0', uniformFee: '0', miscFee: '0' });
     const answers: Array<{ statusCode: number; body: string }> = [];
     await ctx.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`ledger-school:${school.schoolId}`}, 0))`);
+      await lockSchoolLedger(tx, { schoolId: school.schoolId });
       void school.api.put(`/api/class-fee-structures/${structureId}`, body('Class 6')).then((r) => answers.push(r));
       await until(async () => (await waiting('advisory')) === 1);
       void school.api.put(`/api/class-fee-structures/${structureId}`, body('Class 7')).then((r) => answers.push(r));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
+import { lockStudentLedger } from '../fees/locks';
 import { createTestApp, type signUpSchool, type TestContext } from '../test/harness';
 import { lockWaiters, schoolWithOneStudent, until } from '../test/races';
 
@@ -74,7 +75,7 @@ describe('a cheque cleared while its bounce is being recorded', () => {
     // the bounce is held at the student's ledger lock, which the test holds: the code before read the
     // cheque's status ahead of that lock, the clearing took none and went through meanwhile
     await ctx.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`ledger-student:${studentId}`}, 0))`);
+      await lockStudentLedger(tx, { schoolId: school.schoolId, studentId });
       void school.api.post(`/api/cheques/${receiptId}/bounce`, { reason: 'Signature differs', bankCharges: '100' }).then((r) => (bounced = r));
       await until(async () => (await waiting('advisory')) === 1);
       expect(bounced).toBeUndefined();
