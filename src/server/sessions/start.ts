@@ -54,9 +54,9 @@ export async function undoStart(
   { schoolId, to, actor }: { schoolId: string; to: SessionRow; actor: Actor },
 ): Promise<{ session: SessionRow; restored: number }> {
   await lockSessions(tx, schoolId);
-  // what blocks an undo (a receipt, an admission) is written under the ledger lock shared: read it
-  // holding the lock exclusively, so a receipt in flight commits first and is found, and none
-  // lands between this check and the undo (the lock `undoRollover` takes again)
+  // what blocks an undo (a receipt, an admission, a discharge) is written under the ledger lock
+  // shared: read it holding the lock exclusively, so one in flight commits first and is found, and
+  // none lands between this check and the undo (the lock `undoRollover` takes again)
   await lockSchoolLedger(tx, { schoolId });
   const rollover = await findRollover(tx, { schoolId, toSessionId: to.id });
   if (!rollover) throw conflict(startTexts.notStarted(to.name));
