@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountProblemMessage, readAmount } from './amount-input';
+import { clientIdInput } from './ledger';
 import { MAX_PAISE, type Paise } from './money';
 
 /**
@@ -123,6 +124,17 @@ export const expenseSchema = z.object({
 });
 export type ExpenseInput = z.input<typeof expenseSchema>;
 export type Expense = z.output<typeof expenseSchema>;
+
+/**
+ * Add Expense's body: the fields above and the dialog's idempotency key (ruling 5). The same key
+ * again, with the same fields, answers the expense the first request added and adds nothing.
+ */
+export const addExpenseSchema = expenseSchema.extend({ clientId: clientIdInput });
+export type AddExpenseInput = z.input<typeof addExpenseSchema>;
+
+export const EXPENSE_KEY_REUSED_MESSAGE =
+  'This expense was already saved with different details (the same clientId was used). Refresh the page to see what was saved.';
+export const EXPENSE_KEY_DELETED_MESSAGE = 'This expense was saved and has since been deleted. Refresh the page to see the list.';
 
 /** Totals per category, in list order, only those above zero (the filter chips). */
 export function categoryTotals(rows: ReadonlyArray<{ category: string; amount: Paise }>): Array<{ category: ExpenseCategory; total: Paise }> {

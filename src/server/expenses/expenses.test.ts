@@ -86,6 +86,47 @@ describe('expenses', () => {
     expect(trail[2]!.userId).toBe(a.userId);
   });
 
+  it('adds once however often one press of Add arrives (the same clientId), at once or after a lost answer', async () => {
+    const generator = { category: 'Equipment', description: 'Generator diesel', amount: '3200.50', date: '2026-11-18', clientId: 'expense-add-7f3a' };
+    const before = (await a.api.get('/api/expenses')).json().length;
+    const together = await Promise.all([a.api.post('/api/expenses', generator), a.api.post('/api/expenses', generator)]);
+    expect(together.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    const retried = await a.api.post('/api/expenses', generator);
+    expect(retried.statusCode).toBe(200);
+    const ids = new Set([...together, retried].map((r) => r.json().id));
+    expect(ids.size).toBe(1);
+    expect(retried.json()).toMatchObject({ description: 'Generator diesel', amount: '3200.50' });
+    const list = (await a.api.get('/api/expenses')).json() as Array<{ description: string; amount: string }>;
+    expect(list).toHaveLength(before + 1);
+    expect(list.filter((e) => e.description === 'Generator diesel').map((e) => e.amount)).toEqual(['3200.50']);
+    const trail = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'expense'), eq(auditLog.entityId, retried.json().id)));
+    expect(trail.map((t) => t.action)).toEqual(['expense.create']);
+
+    // the same key with other figures is not this press: refused, nothing added
+    const changed = await a.api.post('/api/expenses', { ...generator, amount: '3300' });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json().error).toBe('This expense was already saved with different details (the same clientId was used). Refresh the page to see what was saved.');
+    // another school's key space is its own
+    const other = await b.api.post('/api/expenses', generator);
+    expect(other.statusCode).toBe(201);
+    expect(other.json().id).not.toBe(retried.json().id);
+    // after the expense is deleted, the old press does not bring it back
+    expect((await a.api.delete(`/api/expenses/${retried.json().id}`)).statusCode).toBe(200);
+    const afterDelete = await a.api.post('/api/expenses', generator);
+    expect(afterDelete.statusCode).toBe(409);
+    expect(afterDelete.json().error).toBe('This expense was saved and has since been deleted. Refresh the page to see the list.');
+    expect((await a.api.get('/api/expenses')).json()).toHaveLength(before);
+    // without a key, each add is its own expense (API clients that send none)
+    const { clientId: _unused, ...keyless } = generator;
+    expect((await a.api.post('/api/expenses', keyless)).statusCode).toBe(201);
+    expect((await a.api.post('/api/expenses', keyless)).statusCode).toBe(201);
+    expect((await a.api.get('/api/expenses')).json()).toHaveLength(before + 2);
+    for (const e of (await a.api.get('/api/expenses')).json() as Array<{ id: string; description: string }>) {
+      if (e.description === 'Generator diesel') await a.api.delete(`/api/expenses/${e.id}`);
+    }
+    await b.api.delete(`/api/expenses/${other.json().id}`);
+  });
+
   it('filters by category and dates, and refuses bad filters', async () => {
     const rentOnly = (await a.api.get('/api/expenses?category=Rent')).json();
     expect(rentOnly.map((e: { category: string }) => e.category)).toEqual(['Rent']);

@@ -54,16 +54,29 @@ export function listExpenses(db: Db, f: ExpenseFilter): Promise<ExpenseRow[]> {
   return db.select().from(expenses).where(live(f)).orderBy(desc(expenses.expenseDate), desc(expenses.createdAt));
 }
 
-export async function findExpense(db: Db, { schoolId, id }: { schoolId: string; id: string }): Promise<ExpenseRow | undefined> {
-  const [row] = await db
+/** A live expense; `forUpdate` locks its row to the end of the transaction (an edit's "before" is then what it replaces). */
+export async function findExpense(
+  db: Db,
+  { schoolId, id, forUpdate = false }: { schoolId: string; id: string; forUpdate?: boolean },
+): Promise<ExpenseRow | undefined> {
+  const query = db
     .select()
     .from(expenses)
     .where(and(eq(expenses.schoolId, schoolId), eq(expenses.id, id), isNull(expenses.deletedAt)))
     .limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }
 
-export async function createExpense(db: Db, { schoolId, userId, input, now }: { schoolId: string; userId: string | null; input: Expense; now: Date }): Promise<ExpenseRow> {
+/**
+ * Adds an expense; with a `clientId` (ruling 5) the key's first add wins: when a request with the same
+ * key was here first (committed, or committing meanwhile, which the unique index waits for) this adds
+ * nothing and answers undefined, and the caller reads what that request added (`findExpenseByClientId`).
+ */
+export async function createExpense(
+  db: Db,
+  { schoolId, userId, input, clientId, now }: { schoolId: string; userId: string | null; input: Expense; clientId: string | null; now: Date },
+): Promise<ExpenseRow | undefined> {
   const [row] = await db
     .insert(expenses)
     .values({
@@ -72,14 +85,30 @@ export async function createExpense(db: Db, { schoolId, userId, input, now }: { 
       description: input.description,
       amountPaise: input.amount,
       expenseDate: input.date,
+      clientId,
       createdBy: userId,
       updatedBy: userId,
       createdAt: now,
       updatedAt: now,
     })
+    .onConflictDoNothing({ target: [expenses.schoolId, expenses.clientId], where: sql`${expenses.clientId} is not null` })
     .returning();
-  return row!;
+  return row;
 }
+
+/** The expense an add with this key made, deleted or not. */
+export async function findExpenseByClientId(db: Db, { schoolId, clientId }: { schoolId: string; clientId: string }): Promise<ExpenseRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(expenses)
+    .where(and(eq(expenses.schoolId, schoolId), eq(expenses.clientId, clientId)))
+    .limit(1);
+  return row;
+}
+
+/** Whether a stored expense is what this request asks to add (a replay of the same press). */
+export const addsTheSame = (row: ExpenseRow, input: Expense) =>
+  row.category === input.category && row.description === input.description && Number(row.amountPaise) === input.amount && row.expenseDate === input.date;
 
 export async function updateExpense(
   db: Db,

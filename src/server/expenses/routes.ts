@@ -1,14 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EXPENSE_CATEGORIES, expenseSchema, normaliseCategory, UNKNOWN_CATEGORY_MESSAGE } from '../../domain/expenses';
+import {
+  addExpenseSchema,
+  EXPENSE_CATEGORIES,
+  EXPENSE_KEY_DELETED_MESSAGE,
+  EXPENSE_KEY_REUSED_MESSAGE,
+  expenseSchema,
+  normaliseCategory,
+  UNKNOWN_CATEGORY_MESSAGE,
+} from '../../domain/expenses';
 import { optionalDateQuery } from '../../domain/reports';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { audit } from '../lib/audit';
-import { badRequest, notFound } from '../lib/errors';
+import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
-import { createExpense, deleteExpense, expenseDto, findExpense, listExpenses, toExpenseDto, updateExpense } from './queries';
+import { addsTheSame, createExpense, deleteExpense, expenseDto, findExpense, findExpenseByClientId, listExpenses, toExpenseDto, updateExpense } from './queries';
 
 const NOT_FOUND = 'Expense not found';
 const tags = ['expenses'];
@@ -75,21 +83,31 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Add an expense',
-        description: BODY_RULES,
+        description:
+          `${BODY_RULES} Idempotent on clientId (ruling 5): the same clientId with the same fields answers 200 with the expense ` +
+          'the first request added and adds nothing; with other fields, or after that expense was deleted, 409.',
         security,
-        body: expenseSchema,
-        response: { 201: expenseDto, 400: errorDto, 402: errorDto },
+        body: addExpenseSchema,
+        response: { 200: expenseDto, 201: expenseDto, 400: errorDto, 402: errorDto, 409: errorDto },
       },
     },
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
-      const row = await db.transaction(async (tx) => {
-        const created = await createExpense(tx, { schoolId, userId: request.auth!.userId, input: request.body, now: clock.now() });
+      const { clientId, ...input } = request.body;
+      const result = await db.transaction(async (tx) => {
+        const created = await createExpense(tx, { schoolId, userId: request.auth!.userId, input, clientId, now: clock.now() });
+        if (!created) {
+          // the key's first add committed before this one (or while it waited on the key's index entry)
+          const first = await findExpenseByClientId(tx, { schoolId, clientId: clientId! });
+          if (!first || !addsTheSame(first, input)) throw conflict(EXPENSE_KEY_REUSED_MESSAGE);
+          if (first.deletedAt) throw conflict(EXPENSE_KEY_DELETED_MESSAGE);
+          return { row: first, replayed: true };
+        }
         await audit(tx, request, { action: 'expense.create', entity: 'expense', entityId: created.id, after: toExpenseDto(created) });
-        return created;
+        return { row: created, replayed: false };
       });
-      reply.status(201);
-      return toExpenseDto(row);
+      reply.status(result.replayed ? 200 : 201);
+      return toExpenseDto(result.row);
     },
   );
 
@@ -113,7 +131,7 @@ export async function expenseRoutes(fastify: FastifyInstance): Promise<void> {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound(NOT_FOUND);
       const row = await db.transaction(async (tx) => {
-        const before = await findExpense(tx, { schoolId, id });
+        const before = await findExpense(tx, { schoolId, id, forUpdate: true });
         if (!before) throw notFound(NOT_FOUND);
         const after = await updateExpense(tx, { schoolId, id, userId: request.auth!.userId, input: request.body, now: clock.now() });
         if (!after) throw notFound(NOT_FOUND);

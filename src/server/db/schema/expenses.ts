@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { EXPENSE_CATEGORIES } from '../../../domain/expenses';
 import { schools, users } from './platform';
 
@@ -24,10 +24,13 @@ export const expenses = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references(() => users.id),
+    /** the Add dialog's idempotency key (ruling 5): a second press or a retry of one add finds this row */
+    clientId: text('client_id'),
   },
   (t) => [
     // every read is "this school's live expenses in a date range"
     index('expenses_school_date_idx').on(t.schoolId, t.expenseDate).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('expenses_school_client_idx').on(t.schoolId, t.clientId).where(sql`${t.clientId} is not null`),
     check('expenses_amount_range', sql`${t.amountPaise} >= 0 and ${t.amountPaise} <= 10000000000`),
     check(
       'expenses_category_known',

@@ -19,7 +19,7 @@ import { serverMessage } from '@/web/lib/form-errors';
 import { indiaToday, type FeeStudent } from './fee-student';
 import { PaymentFields, paymentDetailsBody, paymentDetailsMissing, usePaymentDetails } from './payment-fields';
 import { SavedReceipt } from './receipt-actions';
-import { useClientId } from './use-client-id';
+import { useClientId } from '@/web/lib/use-client-id';
 
 /** The ten fee types of operations §3, in the documents' order, and the carried-forward balance. */
 const FEE_TYPES: Array<{ type: FeePaymentType; label: string }> = [

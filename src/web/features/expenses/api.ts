@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ExpenseCategory, ExpenseInput } from '@/domain/expenses';
+import type { AddExpenseInput, ExpenseCategory, ExpenseInput } from '@/domain/expenses';
 import { api } from '@/web/lib/request';
 
 /** An expense as the API sends it: the amount is rupees with two places ("1500.00"). */
@@ -27,10 +27,11 @@ function refreshAfterExpenseChange(queryClient: QueryClient) {
   });
 }
 
+/** An add carries the dialog's clientId (ruling 5): the server adds it once, so the helper may retry it. */
 export function useCreateExpense() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ExpenseInput) => api.post<Expense>('/api/expenses', input),
+    mutationFn: (input: AddExpenseInput) => api.post<Expense>('/api/expenses', input, { idempotent: true }),
     onSuccess: () => refreshAfterExpenseChange(queryClient),
   });
 }

@@ -9,6 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { refusalMessage, toastFirstError } from '@/web/lib/form-errors';
+import { useClientId } from '@/web/lib/use-client-id';
 import { useCreateExpense, useUpdateExpense, type Expense } from './api';
 
 type FormValues = { category: string; description: string; amount: string; date: string };
@@ -28,13 +29,17 @@ export function ExpenseDialog({ open, onOpenChange, expense }: { open: boolean; 
   const create = useCreateExpense();
   const update = useUpdateExpense();
   const busy = create.isPending || update.isPending;
+  // a second press of Add, or a retry after a lost answer, sends the same key: one expense (ruling 5)
+  const clientId = useClientId();
 
   const onSubmit = form.handleSubmit(
     async () => {
       const input = form.getValues();
       try {
-        if (adding) await create.mutateAsync(input);
-        else await update.mutateAsync({ id: expense.id, input });
+        if (adding) {
+          await create.mutateAsync({ ...input, clientId: clientId.keyFor(input) });
+          clientId.done();
+        } else await update.mutateAsync({ id: expense.id, input });
         toast.success({ title: 'Success', description: adding ? 'Expense added successfully' : 'Expense updated successfully' });
         onOpenChange(false);
       } catch (error) {

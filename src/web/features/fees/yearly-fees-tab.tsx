@@ -6,7 +6,7 @@ import { formatINR, paise, parseRupees } from '@/domain/money';
 import { indiaToday } from '@/web/components/fees/fee-student';
 import { PaymentFields, paymentDetailsBody, paymentDetailsMissing, usePaymentDetails } from '@/web/components/fees/payment-fields';
 import { SavedReceipt } from '@/web/components/fees/receipt-actions';
-import { useClientId } from '@/web/components/fees/use-client-id';
+import { useClientId } from '@/web/lib/use-client-id';
 import { toast } from '@/web/components/toaster';
 import { LoadFailedAlert } from '@/web/components/load-failed-alert';
 import { Alert, AlertDescription } from '@/web/components/ui/alert';
