@@ -111,11 +111,14 @@ export async function creditRoutes(fastify: FastifyInstance): Promise<void> {
       const feeMonth = request.body.feeMonth ?? null;
       const amount = request.body.amount as Paise;
       const result = await inLedgerTransaction(db, async (tx) => {
-        const student = await findStudentOr404(tx, { schoolId, studentId: request.params.id });
-        await lockStudentLedger(tx, { schoolId, studentId: student.id });
-        const balance = await creditBalance(tx, { schoolId, studentId: student.id });
+        const { id: studentId } = await findStudentOr404(tx, { schoolId, studentId: request.params.id });
+        await lockStudentLedger(tx, { schoolId, studentId });
+        // the student as they are under the lock: an edit that held it has committed, so the receipt
+        // carries the name and placement it made, not those read before the wait
+        const dues = await loadStudentDues(tx, { schoolId, studentId, now });
+        const { student } = dues;
+        const balance = await creditBalance(tx, { schoolId, studentId });
         if (amount > balance) throw conflict(NO_CREDIT(student.name, balance, amount));
-        const dues = await loadStudentDues(tx, { schoolId, studentId: student.id, now });
         const problem = linkFeeProblem(feeType, feeMonth, dues.open ? sessionMonths(dues.session.startDate, dues.session.endDate).map((m) => m.key) : null);
         if (problem) throw badRequest(problem);
         const split = allocateLinkPayment({ feeType, feeMonth }, dues.account, dues.carried, amount, dues.fine);
