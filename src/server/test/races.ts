@@ -17,9 +17,9 @@ export async function lockWaiters(db: Db, events: readonly string[]): Promise<nu
   return rowsOf<{ n: number }>(result)[0]!.n;
 }
 
-/** Waits until `done` holds, looking every 10 ms for some five seconds; then goes on either way (the test's own checks decide). */
-export async function until(done: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
+/** Waits until `done` holds, looking every 10 ms for some `seconds` (five by default); then goes on either way (the test's own checks decide). */
+export async function until(done: () => boolean | Promise<boolean>, seconds = 5): Promise<void> {
+  for (let i = 0; i < seconds * 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** A Premium school in session 2025-2026 with Class 5 at `tuition` rupees a month and one student in it. */
