@@ -177,4 +177,60 @@ describe.skipIf(skipReason())('results', () => {
     expect(zoya).toContain('81.5 / 100');
     expect(zoya).toContain('81.50%');
   });
+
+  // last: the marks it stores would change the totals the tests above read
+  it('two pages on the same marks: the later save keeps the earlier one’s marks, and is told when both typed the same mark', async () => {
+    const english = (page: Page, student: string, field: string) => page.getByLabel(`${student} English ${field}`, { exact: true });
+    const open = async () => {
+      const page = await e2e.newPage();
+      await openResults(page, token);
+      await page.getByLabel('Class', { exact: true }).selectOption('Class 5');
+      await page.getByLabel('Show subjects').selectOption({ label: 'English' });
+      await expect.poll(() => page.getByTestId('change-counter').textContent()).toBe('No changes');
+      return page;
+    };
+    const save = (page: Page) => page.getByRole('button', { name: 'Save Changes' }).click();
+    /** a save that went through: the saved marks are the page's new baseline */
+    const saved = (page: Page) => expect.poll(() => page.getByTestId('change-counter').textContent()).toBe('No changes');
+    // both pages loaded before either saves
+    const a = await open();
+    const b = await open();
+
+    await english(a, 'Aarav Sharma', 'F1').fill('4');
+    await save(a);
+    await saved(a);
+
+    // B's page still shows F1 blank; B enters CA only, and A's F1 stays
+    expect(await english(b, 'Aarav Sharma', 'F1').inputValue()).toBe('');
+    await english(b, 'Aarav Sharma', 'CA').fill('8');
+    await save(b);
+    await saved(b);
+    await expect.poll(() => english(b, 'Aarav Sharma', 'F1').inputValue()).toBe('4');
+    expect(await english(b, 'Aarav Sharma', 'CA').inputValue()).toBe('8');
+    expect(await b.getByLabel('Aarav Sharma English Total').textContent()).toBe('12');
+
+    // now both type F2 of the same student: A saves first; B is told, and none of B's save is stored
+    await english(a, 'Aarav Sharma', 'F2').fill('3');
+    await save(a);
+    await saved(a);
+    await english(b, 'Aarav Sharma', 'F2').fill('2');
+    await english(b, 'Zoya Bhat', 'CA').fill('10');
+    await save(b);
+    await expect
+      .poll(() => b.getByText('Aarav Sharma — English: F2 was changed by someone else after this page was loaded (now 3). Reload the marks to see it, then enter yours again.').isVisible())
+      .toBe(true);
+    // B's page shows A's F2 now, and keeps B's other typing, to save again
+    await expect.poll(() => english(b, 'Aarav Sharma', 'F2').inputValue()).toBe('3');
+    expect(await english(b, 'Zoya Bhat', 'CA').inputValue()).toBe('10');
+    expect(await b.getByTestId('change-counter').textContent()).toBe('1 change detected');
+    await save(b);
+    await saved(b);
+
+    await a.reload();
+    await a.getByLabel('Show subjects').selectOption({ label: 'English' });
+    await expect.poll(() => english(a, 'Aarav Sharma', 'F1').inputValue()).toBe('4');
+    expect(await english(a, 'Aarav Sharma', 'F2').inputValue()).toBe('3');
+    expect(await english(a, 'Aarav Sharma', 'CA').inputValue()).toBe('8');
+    expect(await english(a, 'Zoya Bhat', 'CA').inputValue()).toBe('10');
+  });
 });

@@ -220,6 +220,22 @@ export function entryMessage(studentName: string, subject: string, problem: stri
   return `${studentName} — ${subject}: ${problem}`;
 }
 
+/** A problem with an entry's `loaded` marks (what the page loaded), told apart from the marks sent. */
+export const loadedMarkProblem = (problem: string): string => `as loaded, ${problem}`;
+
+/**
+ * A mark this save changed that someone else changed too after the page was loaded: the save is
+ * refused so neither mark is lost without anyone knowing.
+ */
+export function changedMeanwhileMessage(studentName: string, subject: string, field: MarkField, now: Halves | null): string {
+  const shown = now === null ? 'blank' : formatHalves(now);
+  return entryMessage(
+    studentName,
+    subject,
+    `${FIELD_LABEL[field]} was changed by someone else after this page was loaded (now ${shown}). Reload the marks to see it, then enter yours again.`,
+  );
+}
+
 // ——— Inputs (one schema per input; the routes and the forms use these) ———
 
 export const classParam = z
@@ -256,6 +272,14 @@ const markWire = z
   .optional()
   .describe('a whole or half mark as text ("4", "4.5"); blank or null when not entered');
 
+/** An entry's marks as the page loaded them: what the save compares the stored marks against. */
+export const loadedMarksSchema = z
+  .object({ f1: markWire, f2: markWire, f3: markWire, f4: markWire, f5: markWire, f6: markWire, ca: markWire, sa: markWire })
+  .describe(
+    'the eight marks as the page loaded them (same form as the marks; a field left out is blank). With it, only marks that differ from it are written; the others keep what is stored now',
+  );
+export type LoadedMarks = z.infer<typeof loadedMarksSchema>;
+
 /** One entry of POST /api/results/bulk (operations §7). fa, totalMarks and grade are ignored. */
 export const resultEntrySchema = z.object({
   studentId: z.string().max(64),
@@ -273,6 +297,7 @@ export const resultEntrySchema = z.object({
   totalMarks: z.unknown().optional().describe('ignored: the server computes the total'),
   grade: z.unknown().optional().describe('ignored: the server computes the grade'),
   remarks: z.string().max(500, 'Remarks are too long (500 characters at most)').optional(),
+  loaded: loadedMarksSchema.optional(),
 });
 export type ResultEntryInput = z.infer<typeof resultEntrySchema>;
 

@@ -1,8 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
+  changedMeanwhileMessage,
   computeMarks,
   entryMessage,
   FIELD_LABEL,
+  loadedMarkProblem,
   MARK_FIELDS,
   parseMarkTexts,
   type MarkField,
@@ -11,15 +13,28 @@ import {
 } from '../../domain/results';
 import type { Db } from '../db/client';
 import { academicSessions, results, studentEnrollments, students } from '../db/schema';
-import { badRequest } from '../lib/errors';
+import { badRequest, conflict } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { lockFor } from '../lib/locks';
 import { listSubjects } from './subjects';
 
 /**
  * POST /api/results/bulk (issue 6): every entry is checked before anything is written, so a bad
  * entry stores nothing; then only entries whose marks differ from what is stored are written, in
  * one upsert per thousand rows. Re-sending the same marks writes nothing.
+ *
+ * An entry with `loaded` (the marks as the page loaded them) is merged mark by mark with what is
+ * stored now: a mark sent as loaded was not touched and keeps the stored one; a mark the person
+ * changed is written unless someone else changed that same mark since it was loaded, which refuses
+ * the whole save (409). So two teachers entering different marks of one subject keep both.
  */
+
+/**
+ * The lock a save takes on the marks of one class in one session before it reads what is stored:
+ * two saves of the same marks cannot both compare against the same stored marks.
+ */
+export const lockClassMarks = (tx: Db, { schoolId, sessionId, className }: { schoolId: string; sessionId: string; className: string }) =>
+  lockFor(tx, `results:${schoolId}:${sessionId}:${className}`);
 
 export interface BulkInput {
   results: ResultEntryInput[];
@@ -43,6 +58,8 @@ export interface BulkPlan {
   unchanged: number;
 }
 
+const NO_MARKS: MarkHalves = { f1: null, f2: null, f3: null, f4: null, f5: null, f6: null, ca: null, sa: null };
+
 const MAX_LISTED_PROBLEMS = 50;
 
 const sameMarks = (a: MarkHalves, b: MarkHalves) => MARK_FIELDS.every((f) => a[f] === b[f]);
@@ -52,9 +69,16 @@ const isBlank = (m: MarkHalves) => MARK_FIELDS.every((f) => m[f] === null);
  * Validates every entry against the school's students, enrollments and subject lists (set-based:
  * a fixed handful of queries whatever the number of entries) and works out what would change.
  * Throws a 400 naming the first bad entry's student, subject and field, with every problem
- * found under `fields` (keyed `results.<index>.<field>`).
+ * found under `fields` (keyed `results.<index>.<field>`); a 409 the same way when a mark the
+ * entry changed was changed by someone else since `loaded`.
+ *
+ * `forWrite`: the plan is about to be written in this transaction, so the stored marks are read
+ * under the classes' locks (held to the end of the transaction). A validateOnly check needs none.
  */
-export async function planBulkSave(db: Db, { schoolId, input }: { schoolId: string; input: BulkInput }): Promise<BulkPlan> {
+export async function planBulkSave(
+  db: Db,
+  { schoolId, input, forWrite }: { schoolId: string; input: BulkInput; forWrite: boolean },
+): Promise<BulkPlan> {
   const entries = input.results;
   const studentIds = [...new Set(entries.map((e) => e.studentId).filter(isUuid))];
   const sessionNames = [...new Set(entries.map((e) => e.academicSession))];
@@ -108,7 +132,7 @@ export async function planBulkSave(db: Db, { schoolId, input }: { schoolId: stri
     first ??= { message, entry: { studentId: entry.studentId, subject: entry.subject, field } };
   };
 
-  const planned: Array<Omit<PlannedRow, 'before'> & { remarksGiven: boolean }> = [];
+  const planned: Array<Omit<PlannedRow, 'before'> & { index: number; className: string; loaded: MarkHalves | null; remarksGiven: boolean }> = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const subjectText = entry.subject.trim();
@@ -150,8 +174,14 @@ export async function planBulkSave(db: Db, { schoolId, input }: { schoolId: stri
     const { marks, errors } = parseMarkTexts(entry);
     const bad = MARK_FIELDS.filter((f) => errors[f]);
     for (const f of bad) problem(index, f, entryMessage(name, subject.name, errors[f as MarkField]!), entry);
-    if (bad.length > 0) return;
+    const loaded = entry.loaded ? parseMarkTexts(entry.loaded) : null;
+    const badLoaded = loaded ? MARK_FIELDS.filter((f) => loaded.errors[f]) : [];
+    for (const f of badLoaded) problem(index, `loaded.${f}`, entryMessage(name, subject.name, loadedMarkProblem(loaded!.errors[f]!)), entry);
+    if (bad.length > 0 || badLoaded.length > 0) return;
     planned.push({
+      index,
+      className: enrollment.className,
+      loaded: loaded?.marks ?? null,
       studentId: entry.studentId,
       sessionId: session.id,
       subjectId: subject.id,
@@ -165,6 +195,12 @@ export async function planBulkSave(db: Db, { schoolId, input }: { schoolId: stri
   if (first) {
     const { message, entry } = first as { message: string; entry: { studentId: string; subject: string; field: string } };
     throw badRequest(message, { fields: problems, entry: { ...entry, field: FIELD_LABEL[entry.field as MarkField] ?? entry.field } });
+  }
+
+  if (forWrite) {
+    // one order for every save, so two saves of several classes cannot wait for each other
+    const classes = new Map(planned.map((p) => [`${p.sessionId}|${p.className}`, { sessionId: p.sessionId, className: p.className }]));
+    for (const key of [...classes.keys()].sort()) await lockClassMarks(db, { schoolId, ...classes.get(key)! });
   }
 
   const existing =
@@ -191,18 +227,42 @@ export async function planBulkSave(db: Db, { schoolId, input }: { schoolId: stri
     ]),
   );
 
+  const conflicts: Record<string, string> = {};
+  let firstConflict: { message: string; entry: { studentId: string; subject: string; field: string } } | null = null;
   const rows: PlannedRow[] = [];
   let unchanged = 0;
   for (const p of planned) {
     const before = stored.get(`${p.studentId}|${p.sessionId}|${p.subjectId}`) ?? null;
+    let marks = p.marks;
+    if (p.loaded) {
+      const now = before?.marks ?? NO_MARKS;
+      marks = { ...now };
+      for (const f of MARK_FIELDS) {
+        const sent = p.marks[f];
+        const loaded = p.loaded[f];
+        // sent as loaded: not touched here, whatever is stored now stays
+        if (sent === loaded) continue;
+        if (now[f] === loaded || now[f] === sent) {
+          marks[f] = sent;
+          continue;
+        }
+        const message = changedMeanwhileMessage(p.label.student, p.label.subject, f, now[f]);
+        if (Object.keys(conflicts).length < MAX_LISTED_PROBLEMS) conflicts[`results.${p.index}.${f}`] = message;
+        firstConflict ??= { message, entry: { studentId: p.studentId, subject: p.label.subject, field: FIELD_LABEL[f] } };
+      }
+    }
     // remarks left out keep what is stored (the marks grid does not edit them)
     const remarks = p.remarksGiven ? p.remarks : (before?.remarks ?? '');
-    const same = before ? sameMarks(before.marks, p.marks) && before.remarks === remarks : isBlank(p.marks) && remarks === '';
+    const same = before ? sameMarks(before.marks, marks) && before.remarks === remarks : isBlank(marks) && remarks === '';
     if (same) {
       unchanged += 1;
       continue;
     }
-    rows.push({ studentId: p.studentId, sessionId: p.sessionId, subjectId: p.subjectId, marks: p.marks, remarks, before, label: p.label });
+    rows.push({ studentId: p.studentId, sessionId: p.sessionId, subjectId: p.subjectId, marks, remarks, before, label: p.label });
+  }
+  if (firstConflict) {
+    const { message, entry } = firstConflict as { message: string; entry: { studentId: string; subject: string; field: string } };
+    throw conflict(message, { fields: conflicts, entry });
   }
   return { rows, unchanged };
 }

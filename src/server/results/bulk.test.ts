@@ -206,6 +206,111 @@ describe('POST /api/results/bulk', () => {
     expect(await countResults(ctx.database.db, { schoolId: school.schoolId })).toBe(count);
   });
 
+  describe('two people saving marks of the same student and subject from pages loaded before either saved', () => {
+    // each test its own students in Class 7, so what one test stores cannot meet another's
+    let roll = 0;
+    const twoStudents = () =>
+      enrollStudents(ctx.database.db, {
+        schoolId: school.schoolId,
+        session,
+        className: 'Class 7',
+        students: [{ name: 'Asha Kaul', rollNumber: ++roll }, { name: 'Rohan Dar', rollNumber: ++roll }],
+      });
+    // what the grid sends for a cell: the eight marks as shown, and as the page loaded them
+    const blank = { f1: '', f2: '', f3: '', f4: '', f5: '', f6: '', ca: '', sa: '' };
+    const gridEntry = (student: FixtureStudent, subject: string, marks: Marks, loaded: Marks = blank) => ({
+      studentId: student.id,
+      academicSession: '2025-2026',
+      subject,
+      ...blank,
+      ...marks,
+      loaded: { ...blank, ...loaded },
+    });
+    const save = (results: unknown[]) => school.api.post('/api/results/bulk', { class: 'Class 7', section: 'A', results });
+    const marksOf = async (student: FixtureStudent, subject: string) =>
+      (await readClass('Class 7')).results.find((r) => r.studentId === student.id && r.subject === subject);
+
+    it('keeps both: A enters F1, B (who loaded the cell blank) enters CA', async () => {
+      const [asha] = await twoStudents();
+      const a = await save([gridEntry(asha!, 'Mathematics', { f1: '4' })]);
+      expect(a.statusCode, a.body).toBe(200);
+      const b = await save([gridEntry(asha!, 'Mathematics', { ca: '8' })]);
+      expect(b.statusCode, b.body).toBe(200);
+      expect(b.json()).toMatchObject({ saved: 1, unchanged: 0 });
+      expect(await marksOf(asha!, 'Mathematics')).toMatchObject({ f1: '4', f2: null, ca: '8', sa: null, fa: '4', totalMarks: '12' });
+    });
+
+    it('refuses the later save when both changed the same mark: 409 naming student, subject and field, and none of it stored', async () => {
+      const [asha, rohan] = await twoStudents();
+      const a = await save([gridEntry(asha!, 'Mathematics', { f1: '4' })]);
+      expect(a.statusCode, a.body).toBe(200);
+      const count = await countResults(ctx.database.db, { schoolId: school.schoolId });
+      // B's save: another student's marks first (no conflict there), then the same F1 as A
+      const b = await save([gridEntry(rohan!, 'English', { sa: '30' }), gridEntry(asha!, 'Mathematics', { f1: '3', ca: '9' })]);
+      expect(b.statusCode, b.body).toBe(409);
+      const message = 'Asha Kaul — Mathematics: F1 was changed by someone else after this page was loaded (now 4). Reload the marks to see it, then enter yours again.';
+      expect(b.json()).toEqual({
+        error: message,
+        entry: { studentId: asha!.id, subject: 'Mathematics', field: 'F1' },
+        fields: { 'results.1.f1': message },
+      });
+      expect(await marksOf(asha!, 'Mathematics')).toMatchObject({ f1: '4', ca: null, totalMarks: '4' });
+      expect(await marksOf(rohan!, 'English')).toBeUndefined();
+      expect(await countResults(ctx.database.db, { schoolId: school.schoolId })).toBe(count);
+
+      // B reloads: the page now shows A's 4, and B's own mark goes in over it
+      const again = await save([gridEntry(asha!, 'Mathematics', { f1: '3', ca: '9' }, { f1: '4' })]);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(await marksOf(asha!, 'Mathematics')).toMatchObject({ f1: '3', ca: '9' });
+    });
+
+    it('names a mark someone else cleared as blank', async () => {
+      const [asha] = await twoStudents();
+      await save([gridEntry(asha!, 'Urdu', { f2: '2', sa: '40' })]);
+      // A clears F2 (changing SA, so the entry counts as changed); B, who loaded F2 as 2, makes it 3
+      expect((await save([gridEntry(asha!, 'Urdu', { f2: '', sa: '41' }, { f2: '2', sa: '40' })])).statusCode).toBe(200);
+      const b = await save([gridEntry(asha!, 'Urdu', { f2: '3', sa: '40' }, { f2: '2', sa: '40' })]);
+      expect(b.statusCode).toBe(409);
+      expect(b.json().error).toBe('Asha Kaul — Urdu: F2 was changed by someone else after this page was loaded (now blank). Reload the marks to see it, then enter yours again.');
+      expect(await marksOf(asha!, 'Urdu')).toMatchObject({ f2: null, sa: '41' });
+    });
+
+    it('accepts a changed mark already stored as sent (a retried save whose answer was lost)', async () => {
+      const [asha] = await twoStudents();
+      const first = await save([gridEntry(asha!, 'English', { f1: '4.5' })]);
+      expect(first.json()).toMatchObject({ saved: 1 });
+      const retried = await save([gridEntry(asha!, 'English', { f1: '4.5' })]);
+      expect(retried.statusCode, retried.body).toBe(200);
+      expect(retried.json()).toMatchObject({ saved: 0, unchanged: 1 });
+      expect(await marksOf(asha!, 'English')).toMatchObject({ f1: '4.5' });
+    });
+
+    it('an entry without loaded writes all eight marks as sent, as before', async () => {
+      const [asha] = await twoStudents();
+      await save([gridEntry(asha!, 'Science', { f1: '4' })]);
+      const { loaded: _none, ...withoutLoaded } = gridEntry(asha!, 'Science', { ca: '8' });
+      const res = await save([withoutLoaded]);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await marksOf(asha!, 'Science')).toMatchObject({ f1: null, ca: '8', totalMarks: '8' });
+    });
+
+    it('validateOnly finds the same conflict, and stores nothing either way', async () => {
+      const [asha] = await twoStudents();
+      await save([gridEntry(asha!, 'Hindi', { sa: '20' })]);
+      const res = await school.api.post('/api/results/bulk', { class: 'Class 7', section: 'A', validateOnly: true, results: [gridEntry(asha!, 'Hindi', { sa: '25' })] });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().entry).toEqual({ studentId: asha!.id, subject: 'Hindi', field: 'SA' });
+    });
+
+    it('refuses loaded marks that are not marks, naming them as loaded', async () => {
+      const [asha] = await twoStudents();
+      const res = await save([gridEntry(asha!, 'Kashmiri', { f1: '4' }, { f1: '9' })]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('Asha Kaul — Kashmiri: as loaded, F1 must be between 0 and 5');
+      expect(res.json().fields).toEqual({ 'results.0.loaded.f1': 'Asha Kaul — Kashmiri: as loaded, F1 must be between 0 and 5' });
+    });
+  });
+
   it('an expired school can read marks but not save them (402)', async () => {
     const late = await signUpSchool(ctx);
     const s = await createSession(ctx.database.db, { schoolId: late.schoolId, name: '2025-2026', isActive: true });

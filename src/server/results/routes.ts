@@ -218,9 +218,11 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
         security,
         summary: 'Save marks for many students and subjects at once',
         description:
-          'Stores only entries whose marks differ from what is stored (upsert per school, student, session and subject): re-sending the same marks changes nothing. Every entry is checked first; one bad entry (a mark above its field\'s maximum — F1–F6 5, CA 20, SA 50 — negative, not a number or not a whole or half mark; an unknown student or subject; a student not in that class and session) answers 400 naming the student, subject and field, and nothing of the request is stored. FA, totalMarks and grade sent by the client are ignored: the server computes them.',
+          'Stores only entries whose marks differ from what is stored (upsert per school, student, session and subject): re-sending the same marks changes nothing. Every entry is checked first; one bad entry (a mark above its field\'s maximum — F1–F6 5, CA 20, SA 50 — negative, not a number or not a whole or half mark; an unknown student or subject; a student not in that class and session) answers 400 naming the student, subject and field, and nothing of the request is stored. FA, totalMarks and grade sent by the client are ignored: the server computes them. ' +
+          'An entry may carry `loaded`: its eight marks as the page loaded them (same form as the marks). Then a mark sent as loaded was not touched and keeps what is stored now, and only the marks that differ from `loaded` are written, so two people entering different marks of one student and subject keep both. A mark that differs from `loaded` whose stored value someone else changed since (it is now neither the loaded nor the sent value) answers 409 naming the student, subject and field (`entry`, and every such mark under `fields`), and nothing of the request is stored. Without `loaded` all eight marks are written as sent. ' +
+          '409 too when a subject or student of the marks was removed while they were being saved.',
         body: bulkResultsSchema,
-        response: { 200: bulkAnswerDto, 400: bulkErrorDto, 402: errorDto, 409: errorDto },
+        response: { 200: bulkAnswerDto, 400: bulkErrorDto, 402: errorDto, 409: bulkErrorDto },
       },
     },
     async (request) => {
@@ -230,7 +232,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       const mayTeach = await assertTeacherCovers(db, request, { className: input.class, section: input.section });
       assertSubjectsCovered(mayTeach, input.results.map((r) => r.subject));
       return db.transaction(async (tx) => {
-        const plan = await planBulkSave(tx, { schoolId, input });
+        const plan = await planBulkSave(tx, { schoolId, input, forWrite: !validateOnly });
         if (validateOnly) return { success: true as const, saved: plan.rows.length, unchanged: plan.unchanged, validateOnly };
         const saved = await writePlannedRows(tx, { schoolId, userId: request.auth?.userId ?? null, rows: plan.rows, now: clock.now() });
         if (saved > 0) {

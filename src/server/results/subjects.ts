@@ -28,7 +28,9 @@ export async function schoolBoard(db: Db, { schoolId }: { schoolId: string }): P
  * Gives each class that has never had a list its board's defaults, in one statement: the seed
  * marker is claimed first, so two first readers cannot both seed, and a class whose subjects were
  * all removed is not seeded again. A list once seeded stays the school's own: changing the board
- * later seeds only the classes that never had one.
+ * later seeds only the classes that never had one. The markers are claimed in class name order,
+ * whatever order the classes were asked in: two first readers of the same classes in different
+ * orders would otherwise each hold one marker and wait for the other's (a deadlock).
  */
 export async function ensureSubjectLists(db: Db, { schoolId, classNames }: { schoolId: string; classNames: readonly string[] }): Promise<void> {
   if (classNames.length === 0) return;
@@ -46,6 +48,7 @@ export async function ensureSubjectLists(db: Db, { schoolId, classNames }: { sch
     with seeded as (
       insert into ${subjectListSeeds} (school_id, class_name)
       select v.school_id, v.class_name from (values ${classRows}) as v(school_id, class_name)
+      order by v.class_name
       on conflict do nothing
       returning school_id, class_name
     )

@@ -11,7 +11,7 @@ import { NativeSelect } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { Spinner } from '@/web/components/ui/spinner';
 import { ApiError } from '@/web/lib/request';
-import { classResultsQuery, isComplete, resultsApi, resultsKeys } from './api';
+import { classResultsQuery, isComplete, resultsApi, resultsKeys, type ClassResults } from './api';
 import { MarksGrid } from './marks-grid';
 import { saveMarksInChunks, type SaveStage } from './save-marks';
 import { SaveProgress } from './save-progress';
@@ -71,6 +71,10 @@ export function MarksEntryTab({ state }: { state: ResultsSelection }) {
       toast.error({ title: 'Error', description: message || 'Failed to save results' });
       // whatever chunks did land are on the server: read them back, keep the typed marks
       await queryClient.invalidateQueries({ queryKey: resultsKeys.classResults(selection) });
+      // refused because someone else changed a mark meanwhile: the grid now shows the stored marks
+      // for what this teacher did not type, and theirs where both typed the same mark
+      const fresh = queryClient.getQueryData<ClassResults>(resultsKeys.classResults(selection));
+      if (error instanceof ApiError && error.status === 409 && fresh) draft.rebase(fresh);
     } finally {
       setSaving(false);
       setTimeout(() => setStage(null), 1500);
