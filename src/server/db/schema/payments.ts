@@ -42,3 +42,24 @@ export const subscriptionPayments = pgTable(
     index('subscription_payments_school_created_idx').on(t.schoolId, t.createdAt),
   ],
 );
+
+/**
+ * The operator's subscription actions already done, by the key the portal's dialog sent (ruling 5):
+ * a second press of Extend, Change Plan or Record Payment, or a retry after a lost answer, finds its
+ * key here (written under the school's row lock with the action) and answers what the first did.
+ */
+export const subscriptionRequestKeys = pgTable(
+  'subscription_request_keys',
+  {
+    schoolId: uuid('school_id').notNull().references(() => schools.id),
+    clientId: text('client_id').notNull(),
+    /** the audit action it made: subscription.extend, subscription.change-plan, subscription.offline-payment */
+    action: text('action').notNull(),
+    /** a fingerprint of the request's fields: the same key with other fields is refused */
+    requestHash: text('request_hash').notNull(),
+    /** the subscription payment an offline payment recorded (its invoice is found from it) */
+    paymentId: uuid('payment_id').references(() => subscriptionPayments.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('subscription_request_keys_unique').on(t.schoolId, t.clientId)],
+);

@@ -90,8 +90,11 @@ export const students = pgTable(
     reminderPreference: text('reminder_preference', { enum: ['sms', 'whatsapp', 'both'] }).notNull().default('both'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** the Add Student dialog's idempotency key (ruling 5): a second press or a retry finds this student */
+    clientId: text('client_id'),
   },
   (t) => [
+    uniqueIndex('students_school_client_idx').on(t.schoolId, t.clientId).where(sql`${t.clientId} is not null`),
     index('students_school_class_section_roll_idx').on(t.schoolId, t.status, t.className, t.section, t.rollNumber),
     index('students_school_name_idx').on(t.schoolId, t.name),
     // the students page: a page of 50 in class order read off the index, not a sort of the whole school;
