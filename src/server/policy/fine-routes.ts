@@ -26,6 +26,7 @@ import { findSessionById, findSessionByYear } from '../fees/queries';
 import { audit } from '../lib/audit';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { isUuid } from '../lib/ids';
+import { lockFeeRules } from './fee-rules-row';
 import { loadLateFineRule, studentFine } from './fines';
 
 const waiverDto = z.object({
@@ -127,6 +128,7 @@ export async function fineRoutes(fastify: FastifyInstance): Promise<void> {
       const schoolId = schoolIdOf(request);
       const rule = request.body;
       await db.transaction(async (tx) => {
+        await lockFeeRules(tx, schoolId);
         const before = await loadLateFineRule(tx, schoolId);
         await tx.insert(feeRules).values({ schoolId, lateFine: rule, updatedAt: clock.now() }).onConflictDoUpdate({ target: feeRules.schoolId, set: { lateFine: rule, updatedAt: clock.now() } });
         await audit(tx, request, { action: 'fee_rules.late_fine', entity: 'fee_rules', entityId: schoolId, before, after: rule });

@@ -27,6 +27,7 @@ import { accountFor, loadStudentSession } from '../fees/context';
 import { structureAmounts } from '../fees/queries';
 import { audit } from '../lib/audit';
 import { badRequest, notFound } from '../lib/errors';
+import { lockFor } from '../lib/locks';
 import { findActiveSession } from '../sessions/queries';
 import { DEFAULT_SCOPE, loadPlans } from './plans';
 
@@ -113,6 +114,8 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
         if (outside) throw badRequest(`The due date of ${outside.label} (${outside.dueDate}) is outside the ${session.name} session`);
       }
       await db.transaction(async (tx) => {
+        // two saves of one scope run one after the other: the audit's "before" is what this one replaces
+        await lockFor(tx, `instalment-plan:${schoolId}:${stored}`);
         const [before] = await tx
           .select({ plan: instalmentPlans.plan })
           .from(instalmentPlans)

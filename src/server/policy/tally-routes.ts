@@ -9,6 +9,7 @@ import { feeRules, schools } from '../db/schema';
 import { audit } from '../lib/audit';
 import { csvDocument } from '../lib/csv';
 import { badRequest } from '../lib/errors';
+import { lockFeeRules } from './fee-rules-row';
 import { loadTallyMapping, periodVouchers, tallyXml } from './tally-export';
 
 const MAX_DAYS = 400;
@@ -35,6 +36,7 @@ export async function tallyRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       return db.transaction(async (tx) => {
+        await lockFeeRules(tx, schoolId);
         const before = await loadTallyMapping(tx, schoolId);
         const after = mergeTallyMapping(before, request.body);
         await tx.insert(feeRules).values({ schoolId, tallyMapping: after, updatedAt: clock.now() }).onConflictDoUpdate({ target: feeRules.schoolId, set: { tallyMapping: after, updatedAt: clock.now() } });

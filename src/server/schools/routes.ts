@@ -9,7 +9,8 @@ import { errorDto } from '../auth/dto';
 import { schoolLogos, schools } from '../db/schema';
 import { audit } from '../lib/audit';
 import { badRequest, notFound } from '../lib/errors';
-import { findSchool, findSchoolLogo, schoolDto, toSchoolDto } from './queries';
+import { lockSchool } from '../billing/changes';
+import { findSchoolLogo, schoolDto, toSchoolDto } from './queries';
 
 export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -34,11 +35,13 @@ export async function schoolRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const schoolId = schoolIdOf(request);
       const now = clock.now();
-      const before = await findSchool(db, { schoolId });
-      if (!before) throw notFound('School not found');
       const { name, phone, address, schoolCode, board, state, gstin } = request.body;
       const tax = { ...(state === undefined ? {} : { state }), ...(gstin === undefined ? {} : { gstin }) };
       const updated = await db.transaction(async (tx) => {
+        // the row locked before it is read: the audit's "before" is what this save replaces, and a
+        // field left out (board, state, GSTIN) is logged as what another save just set
+        const before = await lockSchool(tx, schoolId);
+        if (!before) throw notFound('School not found');
         const [row] = await tx
           .update(schools)
           .set({ name, phone: phone ?? '', address: address ?? '', schoolCode, ...(board ? { board } : {}), ...tax, updatedAt: now })
