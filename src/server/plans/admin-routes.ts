@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -83,7 +83,10 @@ export async function planAdminRoutes(fastify: FastifyInstance): Promise<void> {
       const { reason, ...input } = request.body;
       const now = clock.now();
       await db.transaction(async (tx) => {
-        const [before] = await tx.select().from(plans).where(eq(plans.id, request.params.id)).for('update');
+        // every plan's row, locked in one order: two edits marking different plans recommended run one
+        // after the other, so the later one unmarks the earlier's (one MOST POPULAR)
+        const catalogue = await tx.select().from(plans).orderBy(plans.id).for('update');
+        const before = catalogue.find((p) => p.id === request.params.id);
         if (!before) throw notFound('Plan not found');
         const [after] = await tx
           .update(plans)
@@ -101,9 +104,7 @@ export async function planAdminRoutes(fastify: FastifyInstance): Promise<void> {
           .returning();
         // one plan is recommended (MOST POPULAR): marking this one unmarks the others
         if (input.recommended) {
-          for (const other of await tx.select().from(plans)) {
-            if (other.id !== before.id && other.recommended) await tx.update(plans).set({ recommended: false, updatedAt: now }).where(eq(plans.id, other.id));
-          }
+          await tx.update(plans).set({ recommended: false, updatedAt: now }).where(and(ne(plans.id, before.id), eq(plans.recommended, true)));
         }
         await tx.insert(planHistory).values({ planId: before.id, changedAt: now, changedBy: request.auth!.userId, reason, before: snapshot(before), after: snapshot(after!) });
         await audit(tx, { schoolId: null, userId: request.auth!.userId, ip: request.ip }, {
