@@ -274,6 +274,9 @@ export async function openingRoutes(fastify: FastifyInstance): Promise<void> {
         await db.transaction(async (tx) => {
           for (const row of matched) {
             const student = row.student!;
+            // the look under the student's lock (enterOpening takes it again): a second copy of this
+            // import running at once waits here and finds the first's entries, a skip, not an error
+            await lockStudentLedger(tx, { schoolId, studentId: student.id });
             if (await hasOpeningEntries(tx, { schoolId, studentId: student.id })) {
               skipped.push({ row: row.row, name: student.name, reason: OPENING_MESSAGES.already(student.name) });
               continue;
