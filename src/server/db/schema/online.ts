@@ -133,8 +133,11 @@ export const studentCreditEntries = pgTable(
     onlinePaymentId: uuid('online_payment_id').references(() => onlinePayments.id),
     byUserId: uuid('by_user_id').references(() => users.id),
     byName: text('by_name').notNull(),
+    /** a refund's idempotency key from the Refund dialog (ruling 5): a second press finds this entry */
+    clientId: text('client_id'),
   },
   (t) => [
+    uniqueIndex('student_credit_entries_school_client_idx').on(t.schoolId, t.clientId).where(sql`${t.clientId} is not null`),
     index('student_credit_entries_school_student_idx').on(t.schoolId, t.studentId, t.at),
     index('student_credit_entries_school_at_idx').on(t.schoolId, t.at),
     check(

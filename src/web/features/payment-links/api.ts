@@ -123,6 +123,19 @@ const qs = (params: Record<string, string | undefined>) => {
 export const LINKS_PATH = '/api/payment-links';
 export const UPI_PATH = '/api/upi-confirmations';
 export const ONLINE_PATH = '/api/online-payments';
+export interface ApplyCreditBody {
+  feeType: string;
+  feeMonth?: string;
+  amount: string;
+  clientId: string;
+}
+export interface RefundCreditBody {
+  amount: string;
+  reason: string;
+  mode: string;
+  clientId: string;
+}
+
 export const creditPath = (studentId: string) => `/api/students/${studentId}/credit`;
 export const onlineExportPath = (date: string) => `${ONLINE_PATH}/export.xlsx${qs({ date })}`;
 
@@ -172,9 +185,9 @@ export const paymentLinksApi = {
     bulkSchema.parse(await api.post(`${LINKS_PATH}/bulk`, { studentIds, ...(expiresInDays ? { expiresInDays } : {}) }, { idempotent: true })),
   confirmUpi: async (id: string) => confirmedRef.parse(await api.post(`${UPI_PATH}/${id}/confirm`, {})),
   rejectUpi: async (id: string, reason: string) => upiItemSchema.parse(await api.post(`${UPI_PATH}/${id}/reject`, { reason })),
-  applyCredit: async (studentId: string, body: { feeType: string; feeMonth?: string; amount: string }) =>
-    receiptRef.parse(await api.post(`${creditPath(studentId)}/apply`, body)),
-  refundCredit: async (studentId: string, body: { amount: string; reason: string; mode: string }) => api.post<unknown>(`${creditPath(studentId)}/refund`, body),
+  // both carry the dialog's clientId (ruling 5): the server applies or refunds once, so the helper may retry
+  applyCredit: async (studentId: string, body: ApplyCreditBody) => receiptRef.parse(await api.post(`${creditPath(studentId)}/apply`, body, { idempotent: true })),
+  refundCredit: async (studentId: string, body: RefundCreditBody) => api.post<unknown>(`${creditPath(studentId)}/refund`, body, { idempotent: true }),
 };
 
 export function useCreateLink() {
@@ -211,7 +224,7 @@ export function useCreditActions(studentId: string) {
     refreshLedger(queryClient);
   };
   return {
-    apply: useMutation({ mutationFn: (body: { feeType: string; feeMonth?: string; amount: string }) => paymentLinksApi.applyCredit(studentId, body), onSuccess }),
-    refund: useMutation({ mutationFn: (body: { amount: string; reason: string; mode: string }) => paymentLinksApi.refundCredit(studentId, body), onSuccess }),
+    apply: useMutation({ mutationFn: (body: ApplyCreditBody) => paymentLinksApi.applyCredit(studentId, body), onSuccess }),
+    refund: useMutation({ mutationFn: (body: RefundCreditBody) => paymentLinksApi.refundCredit(studentId, body), onSuccess }),
   };
 }

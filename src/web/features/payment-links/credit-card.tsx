@@ -13,6 +13,7 @@ import { Field } from '@/web/components/ui/label';
 import { formatDate, rupees } from '@/web/lib/format';
 import { refusalMessage } from '@/web/lib/form-errors';
 import { creditQuery, useCreditActions } from './api';
+import { useClientId } from '@/web/lib/use-client-id';
 import { applyCreditSchema, dueOf, refundCreditSchema, wireAmount, type FeeChoice } from './fee-options';
 import { CREDIT_KIND_LABELS, CREDIT_TEXTS, LINK_TEXTS, REFUND_MODES } from './texts';
 
@@ -75,6 +76,7 @@ const rupeesPlain = (value: Paise) => toRupeeString(value).replace(/\.00$/, '');
 
 function ApplyDialog({ studentId, balance, choices, onClose }: { studentId: string; balance: Paise; choices: FeeChoice[]; onClose: () => void }) {
   const { apply } = useCreditActions(studentId);
+  const clientId = useClientId();
   const first = choices[0];
   const firstMonth = first?.months[0]?.key ?? '';
   const schema = applyCreditSchema(balance);
@@ -83,7 +85,9 @@ function ApplyDialog({ studentId, balance, choices, onClose }: { studentId: stri
   const choice = choices.find((c) => c.feeType === form.watch('feeType'));
   const onSubmit = form.handleSubmit(async (v) => {
     try {
-      const answer = await apply.mutateAsync({ feeType: v.feeType, ...(choice && choice.months.length > 0 ? { feeMonth: v.feeMonth } : {}), amount: wireAmount(v.amount) ?? '0' });
+      const body = { feeType: v.feeType, ...(choice && choice.months.length > 0 ? { feeMonth: v.feeMonth } : {}), amount: wireAmount(v.amount) ?? '0' };
+      const answer = await apply.mutateAsync({ ...body, clientId: clientId.keyFor(body) });
+      clientId.done();
       toast.success({ title: CREDIT_TEXTS.applied(answer.receiptNumber) });
       onClose();
     } catch (error) {
@@ -147,11 +151,14 @@ function ApplyDialog({ studentId, balance, choices, onClose }: { studentId: stri
 
 function RefundDialog({ studentId, balance, onClose }: { studentId: string; balance: Paise; onClose: () => void }) {
   const { refund } = useCreditActions(studentId);
+  const clientId = useClientId();
   const form = useForm({ resolver: zodResolver(refundCreditSchema(balance)), defaultValues: { amount: rupeesPlain(balance), mode: 'cash' as const, reason: '' } });
   const errors = form.formState.errors;
   const onSubmit = form.handleSubmit(async (v) => {
     try {
-      await refund.mutateAsync({ amount: wireAmount(v.amount) ?? '0', mode: v.mode, reason: v.reason });
+      const body = { amount: wireAmount(v.amount) ?? '0', mode: v.mode, reason: v.reason };
+      await refund.mutateAsync({ ...body, clientId: clientId.keyFor(body) });
+      clientId.done();
       toast.success({ title: CREDIT_TEXTS.refunded });
       onClose();
     } catch (error) {
