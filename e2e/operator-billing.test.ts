@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, registerConfirmedSchool, signInAtLogin } from './account-helpers';
 import { eq } from 'drizzle-orm';
-import { schools } from '../src/server/db/schema';
+import { schools, subscriptionRequestKeys } from '../src/server/db/schema';
 import { addStudent, classStructure, feeSchool, toast } from './fee-helpers';
 import { ADMIN, skipReason, startE2E, type E2E } from './harness';
 
@@ -69,6 +69,10 @@ describe.skipIf(skipReason())('the operator runs subscriptions', () => {
     await poll(() => toast(master, /Payment recorded: invoice SL\/\d{4}-\d{2}\/\d{6}/).isVisible()).toBe(true);
     await poll(() => row.getByTestId('status').textContent()).toBe('Active');
     expect(await row.getByTestId('valid-until').textContent()).not.toBe('No end date');
+    // the dialog sent its clientId (ruling 5): a second press or a retry would answer this same invoice
+    const [kupwara] = await e2e.database.db.select().from(schools).where(eq(schools.name, 'Kupwara Public School'));
+    const keys = await e2e.database.db.select().from(subscriptionRequestKeys).where(eq(subscriptionRequestKeys.schoolId, kupwara!.id));
+    expect(keys).toMatchObject([{ action: 'subscription.offline-payment', paymentId: expect.any(String) }]);
 
     const office = await e2e.newPage({ mobile: true });
     await signInAtLogin(office, school.email, school.password);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientIdInput } from './ledger';
 import { parseRupees } from './money';
 import { EXTEND_DAYS, SUBSCRIPTION_STATUSES } from './plans';
 
@@ -68,9 +69,17 @@ export const extendSchema = z.object({
     .min(EXTEND_DAYS.min, SUBSCRIPTION_TEXTS.days)
     .max(EXTEND_DAYS.max, SUBSCRIPTION_TEXTS.days),
   reason: reasonField,
+  /** the dialog's idempotency key (ruling 5): the same key with the same fields is applied once */
+  clientId: clientIdInput,
 });
 
-export const changePlanSchema = z.object({ newPlan: planField, isMonthly: z.boolean().optional().default(false), reason: reasonField });
+export const changePlanSchema = z.object({
+  newPlan: planField,
+  isMonthly: z.boolean().optional().default(false),
+  reason: reasonField,
+  /** the dialog's idempotency key (ruling 5) */
+  clientId: clientIdInput,
+});
 
 export const OFFLINE_MODES = ['cheque', 'neft', 'upi'] as const;
 export const OFFLINE_MODE_LABELS: Record<(typeof OFFLINE_MODES)[number], string> = { cheque: 'Cheque', neft: 'NEFT', upi: 'UPI' };
@@ -89,6 +98,8 @@ export const offlinePaymentSchema = z.object({
   reference: z.string().trim().min(1, SUBSCRIPTION_TEXTS.reference).max(100, 'The reference is too long'),
   date: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, SUBSCRIPTION_TEXTS.date).refine((v) => !Number.isNaN(parseDateInput(v).getTime()), SUBSCRIPTION_TEXTS.date),
   reason: reasonField,
+  /** the dialog's idempotency key (ruling 5): a second press records one payment and one invoice */
+  clientId: clientIdInput,
 });
 
 export const activationSchema = z.object({ reason: reasonField });

@@ -34,6 +34,7 @@ import { quote } from '../payments/queries';
 import { findPlan } from '../plans/queries';
 import { timelineColumns, timelineOf } from '../plans/timeline';
 import { schoolDto, toSchoolDto, type SchoolRow } from '../schools/queries';
+import { earlierRequest, keepRequestKey, requestKey, type RequestKey } from './request-keys';
 
 const params = z.object({ id: z.string().uuid('School not found') });
 const answer = z.object({ message: z.string(), school: schoolDto });
@@ -42,6 +43,11 @@ const answer = z.object({ message: z.string(), school: schoolDto });
 function masterActor(request: FastifyRequest, schoolId: string) {
   return { schoolId, userId: request.auth!.userId, ip: request.ip };
 }
+
+/** What the OpenAPI document says of the keyed actions (ruling 5). */
+const KEYED =
+  'Idempotent on clientId (ruling 5): the same clientId with the same fields answers 200 as the first request did and writes nothing; ' +
+  'the same clientId with another action or other fields is refused with 409.';
 
 const CLEAR_QUEUE = { queuedPlan: null, queuedStart: null, queuedEnd: null, queuedValuePaise: null };
 
@@ -61,18 +67,24 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
     return id as PlanId;
   }
 
-  /** Locks the school, runs the change, audits it, and answers with the school as it now stands. */
+  /**
+   * Locks the school, runs the change, audits it, and answers with the school as it now stands.
+   * With `key` (ruling 5), a request already made with that key changes nothing and answers with the
+   * school as it stands; the key is kept with the change.
+   */
   async function change(
     request: FastifyRequest,
     schoolId: string,
     action: string,
     reason: string,
     apply: (tx: Db, row: SchoolRow, now: Date) => Promise<Partial<SchoolRow> | null>,
+    key: RequestKey | null = null,
   ): Promise<SchoolRow> {
     const now = clock.now();
-    const updated = await db.transaction(async (tx) => {
+    const { school, changed } = await db.transaction(async (tx) => {
       const row = await lockSchool(tx, schoolId);
       if (!row) throw notFound(CHANGE_TEXTS.notFound);
+      if (await earlierRequest(tx, schoolId, key)) return { school: row, changed: false };
       const columns = await apply(tx, row, now);
       const [next] = columns ? await tx.update(schools).set({ ...columns, updatedAt: now }).where(eq(schools.id, schoolId)).returning() : [row];
       await audit(tx, masterActor(request, schoolId), {
@@ -82,10 +94,11 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
         before: planSnapshot(row),
         after: { ...planSnapshot(next!), reason },
       });
-      return next!;
+      await keepRequestKey(tx, schoolId, key, now);
+      return { school: next!, changed: true };
     });
-    sessionCache.forgetSchool(schoolId);
-    return updated;
+    if (changed) sessionCache.forgetSchool(schoolId);
+    return school;
   }
 
   const common = { onRequest: requireMaster, schema: { tags: ['admin'], security: [{ bearer: [] }] } } as const;
@@ -196,14 +209,17 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
       schema: {
         ...common.schema,
         summary: 'Extend by 1–365 days: a trial from its trial end, a plan from its end date (or from now when that has passed)',
+        description: KEYED,
         params,
         body: extendSchema,
         response: { 200: answer, ...errors },
       },
     },
     async (request) => {
-      const { days, reason } = request.body;
-      const school = await change(request, request.params.id, 'subscription.extend', reason, async (_tx, row, now) => {
+      const { clientId, ...fields } = request.body;
+      const { days, reason } = fields;
+      const action = 'subscription.extend';
+      const school = await change(request, request.params.id, action, reason, async (_tx, row, now) => {
         if (row.subscriptionStatus === 'trial') return { trialEndsAt: extendedEnd(row.trialEndsAt, days, now) };
         const end = extendedEnd(row.planEndDate, days, now);
         const shift = end.getTime() - (row.planEndDate?.getTime() ?? end.getTime());
@@ -216,7 +232,7 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
             ? { queuedStart: new Date(row.queuedStart.getTime() + shift), queuedEnd: new Date(row.queuedEnd.getTime() + shift) }
             : {}),
         };
-      });
+      }, requestKey(clientId, action, fields));
       return { message: 'Subscription Extended', school: toSchoolDto(school, clock.now()) };
     },
   );
@@ -228,19 +244,22 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
       schema: {
         ...common.schema,
         summary: 'Change plan: the new plan runs from now for one month (isMonthly) or one year',
+        description: KEYED,
         params,
         body: changePlanSchema,
         response: { 200: answer, ...errors },
       },
     },
     async (request) => {
-      const { newPlan, isMonthly, reason } = request.body;
-      const school = await change(request, request.params.id, 'subscription.change-plan', reason, async (tx, row, now) => {
+      const { clientId, ...fields } = request.body;
+      const { newPlan, isMonthly, reason } = fields;
+      const action = 'subscription.change-plan';
+      const school = await change(request, request.params.id, action, reason, async (tx, row, now) => {
         const id = await knownPlan(tx, newPlan);
         return {
           ...setPlan({ ...row, subscriptionPlan: '' }, id, 'active', now, addPeriod(now, isMonthly ? 'monthly' : 'yearly')),
         };
-      });
+      }, requestKey(clientId, action, fields));
       return { message: 'Plan Changed', school: toSchoolDto(school, clock.now()) };
     },
   );
@@ -252,22 +271,28 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
       schema: {
         ...common.schema,
         summary: 'Record a cheque, NEFT or UPI payment: it buys the plan as an online order would (ruling 28) and gets the same tax invoice',
-        description: 'amount is what was received, GST included; the invoice splits it into taxable value and 18% GST.',
+        description: `amount is what was received, GST included; the invoice splits it into taxable value and 18% GST. ${KEYED} A replay answers with the invoice the first request issued.`,
         params,
         body: offlinePaymentSchema,
         response: { 200: answer.extend({ invoice: z.object({ id: z.string(), number: z.string() }) }), ...errors },
       },
     },
     async (request) => {
-      const { plan, billingCycle, amount, mode, reference, date, reason } = request.body;
+      const { clientId, ...fields } = request.body;
+      const { plan, billingCycle, amount, mode, reference, date, reason } = fields;
       const schoolId = request.params.id;
       const now = clock.now();
       const paidOn = parseDateInput(date);
       if (paidOn.getTime() > now.getTime()) throw badRequest(SUBSCRIPTION_TEXTS.futureDate);
       const received = parseRupees(amount)!;
+      const action = 'subscription.offline-payment';
+      // "3540", "3540.00" and 3540 are the same amount received
+      const key = requestKey(clientId, action, { ...fields, amount: received });
       const result = await db.transaction(async (tx) => {
         const row = await lockSchool(tx, schoolId);
         if (!row) throw notFound(CHANGE_TEXTS.notFound);
+        const earlier = await earlierRequest(tx, schoolId, key);
+        if (earlier) return { school: row, invoice: await invoiceOfPayment(tx, earlier.paymentId), recorded: false };
         const planId = await knownPlan(tx, plan);
         const quoted = await quote(tx, { ...row, hasPaidSubscription: true }, planId, billingCycle, now);
         if (!quoted) throw badRequest(CHANGE_TEXTS.unknownPlan(plan));
@@ -306,15 +331,16 @@ export async function adminSubscriptionRoutes(fastify: FastifyInstance): Promise
           .returning();
         const invoice = await issueInvoice(tx, { config, payment: payment!, school: school!, planName: quoted.planName, now });
         await audit(tx, masterActor(request, schoolId), {
-          action: 'subscription.offline-payment',
+          action,
           entity: 'subscription_payment',
           entityId: payment!.id,
           before: planSnapshot(row),
           after: { ...planSnapshot(school!), kind: bought.kind, amountPaise: received, mode, reference, paidOn: date, invoice: invoice.number, reason },
         });
-        return { school: school!, invoice };
+        await keepRequestKey(tx, schoolId, key, now, payment!.id);
+        return { school: school!, invoice, recorded: true };
       });
-      sessionCache.forgetSchool(schoolId);
+      if (result.recorded) sessionCache.forgetSchool(schoolId);
       return {
         message: `Payment recorded: invoice ${result.invoice.number}`,
         school: toSchoolDto(result.school, clock.now()),
@@ -389,6 +415,13 @@ export async function billingRows(db: Db, schoolId: string) {
     .where(and(eq(subscriptionPayments.schoolId, schoolId), inArray(subscriptionPayments.status, ['paid', 'refused'])))
     .orderBy(desc(subscriptionPayments.paidAt));
   return { payments, invoices: await listInvoices(db, { schoolId }) };
+}
+
+/** The invoice an offline payment got (issued in its transaction, so it is there whenever the payment is). */
+async function invoiceOfPayment(db: Db, paymentId: string | null) {
+  const [row] = paymentId ? await db.select().from(invoices).where(eq(invoices.paymentId, paymentId)).limit(1) : [];
+  if (!row) throw new Error(`offline payment ${paymentId} has no invoice`);
+  return row;
 }
 
 async function findInvoiceAnySchool(db: Db, invoiceId: string) {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMasterAdmin } from '../auth/master-admin';
-import { auditLog, invoices, mailOutbox, schools } from '../db/schema';
+import { auditLog, invoices, mailOutbox, schools, subscriptionPayments, subscriptionRequestKeys } from '../db/schema';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { extractText, getDocumentProxy } from 'unpdf';
 
@@ -356,6 +356,136 @@ describe('offline payments and tax invoices (ruling 33)', () => {
     await master.post(`/api/admin/schools/${school.schoolId}/offline-payment`, { plan: 'basic', amount: '295', billingCycle: 'monthly', mode: 'upi', reference: 'U1', date: '2026-04-10', reason: 'UPI' });
     const mails = await ctx.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.schoolId, school.schoolId), eq(mailOutbox.kind, 'payment-received')));
     expect(mails).toHaveLength(1);
+  });
+});
+
+describe('a retried action is applied once (ruling 5: the dialog sends a clientId)', () => {
+  const REUSED = 'This request was already recorded with different details (the same clientId was used). Refresh the page to see what was saved.';
+  const HOUR = 3_600_000;
+
+  /** What the operator would look at: the payments, the invoices, the plan's end, the audit trail and the mails. */
+  async function recorded(schoolId: string) {
+    const db = ctx.database.db;
+    const [row] = await db.select().from(schools).where(eq(schools.id, schoolId));
+    return {
+      payments: await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.schoolId, schoolId)),
+      invoices: (await db.select({ number: invoices.number }).from(invoices).where(eq(invoices.schoolId, schoolId))).map((i) => i.number),
+      planEndDate: row!.planEndDate?.toISOString() ?? null,
+      trialEndsAt: row!.trialEndsAt?.toISOString() ?? null,
+      audits: (await db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.schoolId, schoolId))).map((a) => a.action).filter((a) => a.startsWith('subscription.')),
+      mails: (await db.select().from(mailOutbox).where(and(eq(mailOutbox.schoolId, schoolId), eq(mailOutbox.kind, 'payment-received')))).length,
+    };
+  }
+
+  it('two presses of Record Payment at once, and a retry after, record one payment, one invoice and one year', async () => {
+    const school = await signUpSchool(ctx);
+    const url = `/api/admin/schools/${school.schoolId}/offline-payment`;
+    const body = { plan: 'basic', billingCycle: 'yearly', amount: '3540', mode: 'cheque', reference: 'CHQ 881', date: '2026-04-09', reason: 'Cheque received', clientId: 'pay-881' };
+    const both = await Promise.all([master.post(url, body), master.post(url, body)]);
+    // the same amount written another way is the same request
+    const retry = await master.post(url, { ...body, amount: '3540.00' });
+    const answers = [...both, retry];
+    expect(answers.map((a) => a.statusCode), answers.map((a) => a.body).join('\n')).toEqual([200, 200, 200]);
+
+    const after = await recorded(school.schoolId);
+    expect(after.payments).toHaveLength(1);
+    expect(after.payments[0]).toMatchObject({ status: 'paid', amountPaise: 354_000, reference: 'CHQ 881' });
+    expect(after.invoices).toHaveLength(1);
+    expect(after.invoices[0]).toMatch(/^SL\/2026-27\/\d{6}$/);
+    for (const answer of answers) {
+      expect(answer.json()).toMatchObject({
+        message: `Payment recorded: invoice ${after.invoices[0]}`,
+        invoice: { number: after.invoices[0] },
+        school: { subscriptionPlan: 'basic', subscriptionStatus: 'active', planEndDate: '2027-04-10T05:30:00.000Z' },
+      });
+      expect(answer.json().invoice.id).toBe(answers[0]!.json().invoice.id);
+    }
+    // one year bought, not two; one audit entry, one mail
+    expect(after.planEndDate).toBe('2027-04-10T05:30:00.000Z');
+    expect(after.audits).toEqual(['subscription.offline-payment']);
+    expect(after.mails).toBe(1);
+    const keys = await ctx.database.db.select().from(subscriptionRequestKeys).where(eq(subscriptionRequestKeys.schoolId, school.schoolId));
+    expect(keys).toMatchObject([{ clientId: 'pay-881', action: 'subscription.offline-payment', paymentId: after.payments[0]!.id }]);
+
+    // the same key with another amount, or for another action, is refused and writes nothing
+    const otherAmount = await master.post(url, { ...body, amount: '2950' });
+    expect(otherAmount.statusCode).toBe(409);
+    expect(otherAmount.json().error).toBe(REUSED);
+    const otherAction = await master.post(`/api/admin/schools/${school.schoolId}/extend`, { days: 5, reason: 'Cheque received', clientId: 'pay-881' });
+    expect(otherAction.statusCode).toBe(409);
+    expect(otherAction.json().error).toBe(REUSED);
+    expect(await recorded(school.schoolId)).toEqual(after);
+
+    // another school's key space is its own
+    const other = await signUpSchool(ctx);
+    const elsewhere = await master.post(`/api/admin/schools/${other.schoolId}/offline-payment`, body);
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    expect(elsewhere.json().invoice.number).not.toBe(after.invoices[0]);
+  });
+
+  it('without a clientId each press records a payment, as before', async () => {
+    const school = await signUpSchool(ctx);
+    const url = `/api/admin/schools/${school.schoolId}/offline-payment`;
+    const body = { plan: 'basic', billingCycle: 'yearly', amount: '3540', mode: 'neft', reference: 'UTR 5', date: '2026-04-09', reason: 'Two separate payments' };
+    expect((await master.post(url, body)).statusCode).toBe(200);
+    expect((await master.post(url, body)).statusCode).toBe(200);
+    const after = await recorded(school.schoolId);
+    expect(after.payments).toHaveLength(2);
+    expect(after.invoices).toHaveLength(2);
+    expect(after.planEndDate).toBe('2028-04-10T05:30:00.000Z');
+  });
+
+  it('Extend pressed twice at once and retried adds the days once; another number of days with the key is 409', async () => {
+    const school = await signUpSchool(ctx);
+    const url = `/api/admin/schools/${school.schoolId}/extend`;
+    const before = await recorded(school.schoolId);
+    const tenDaysLater = new Date(new Date(before.trialEndsAt!).getTime() + 10 * DAY).toISOString();
+    const body = { days: 10, reason: 'More time for the cheque', clientId: 'extend-1' };
+    const answers = [...(await Promise.all([master.post(url, body), master.post(url, body)])), await master.post(url, body)];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    for (const answer of answers) expect(answer.json()).toMatchObject({ message: 'Subscription Extended', school: { trialEndsAt: tenDaysLater } });
+    const after = await recorded(school.schoolId);
+    expect(after.trialEndsAt).toBe(tenDaysLater);
+    expect(after.audits).toEqual(['subscription.extend']);
+
+    const other = await master.post(url, { ...body, days: 11 });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe(REUSED);
+    expect(await recorded(school.schoolId)).toEqual(after);
+
+    // without a key, two presses add the days twice, as before
+    await master.post(url, { days: 3, reason: 'No key' });
+    await master.post(url, { days: 3, reason: 'No key' });
+    expect((await recorded(school.schoolId)).trialEndsAt).toBe(new Date(new Date(tenDaysLater).getTime() + 6 * DAY).toISOString());
+  });
+
+  it('Change Plan retried an hour later with its key changes the plan once: the period is not restarted', async () => {
+    const school = await signUpSchool(ctx);
+    const url = `/api/admin/schools/${school.schoolId}/change-plan`;
+    const body = { newPlan: 'premium', isMonthly: false, reason: 'Upgrade by phone', clientId: 'change-1' };
+    const first = await master.post(url, body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().school).toMatchObject({ subscriptionPlan: 'premium', planStartDate: '2026-04-10T05:30:00.000Z', planEndDate: '2027-04-10T05:30:00.000Z' });
+    ctx.clock.advance(HOUR);
+    try {
+      const again = await master.post(url, body);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json()).toMatchObject({ message: 'Plan Changed', school: { subscriptionPlan: 'premium', planStartDate: '2026-04-10T05:30:00.000Z', planEndDate: '2027-04-10T05:30:00.000Z' } });
+      const after = await recorded(school.schoolId);
+      expect(after.planEndDate).toBe('2027-04-10T05:30:00.000Z');
+      expect(after.audits).toEqual(['subscription.change-plan']);
+
+      const monthly = await master.post(url, { ...body, isMonthly: true });
+      expect(monthly.statusCode).toBe(409);
+      expect(monthly.json().error).toBe(REUSED);
+      expect(await recorded(school.schoolId)).toEqual(after);
+
+      // a new key is a new change: the period restarts from now
+      const next = await master.post(url, { ...body, clientId: 'change-2' });
+      expect(next.json().school.planEndDate).toBe('2027-04-10T06:30:00.000Z');
+    } finally {
+      ctx.clock.advance(-HOUR);
+    }
   });
 });
 

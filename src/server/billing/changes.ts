@@ -12,6 +12,8 @@ export const CHANGE_TEXTS = {
   alreadyDeactivated: 'This school is already deactivated',
   notDeactivated: 'This school is not deactivated',
   deactivated: "This school's account has been deactivated. Please contact support.",
+  /** ruling 5: an operator's clientId names one request; reused for another, it is refused */
+  requestKeyReused: 'This request was already recorded with different details (the same clientId was used). Refresh the page to see what was saved.',
 } as const;
 
 export async function lockSchool(tx: Db, schoolId: string): Promise<SchoolRow | undefined> {

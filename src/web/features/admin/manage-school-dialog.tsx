@@ -10,6 +10,7 @@ import { Input, NativeSelect } from '@/web/components/ui/input';
 import { Field, Label } from '@/web/components/ui/label';
 import { refusalMessage } from '@/web/lib/form-errors';
 import type { School } from '@/web/lib/me-api';
+import { useClientId } from '@/web/lib/use-client-id';
 import { adminSchoolsQuery } from './api';
 import { planLabel } from './school-stats';
 import { subscriptionActions, useSubscriptionAction } from './subscriptions-api';
@@ -45,6 +46,19 @@ function useRun(onDone: () => void) {
   return { run, pending: mutation.isPending };
 }
 
+type ClientId = ReturnType<typeof useClientId>;
+
+/**
+ * Sends an action with its idempotency key (ruling 5): a second press, or a retry after a lost
+ * answer, carries the same clientId and the server applies the action once; after a success the
+ * next action gets a new key.
+ */
+async function keyed<B, R>(clientId: ClientId, body: B, send: (body: B & { clientId: string }) => Promise<R>): Promise<R> {
+  const answer = await send({ ...body, clientId: clientId.keyFor(body) });
+  clientId.done();
+  return answer;
+}
+
 function Form({ onSubmit, children, submit, pending, destructive }: { onSubmit: () => void; children: ReactNode; submit: string; pending: boolean; destructive?: boolean }) {
   return (
     <form
@@ -70,6 +84,10 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
   const [section, setSection] = useState<ManageSection>(initial);
   const [reason, setReason] = useState('');
   const { run, pending } = useRun(onClose);
+  // one key per keyed action, kept while its request is unchanged
+  const extendKey = useClientId();
+  const changeKey = useClientId();
+  const paymentKey = useClientId();
   // seed defaults: start today, end empty (absent), change-plan yearly
   const [plan, setPlan] = useState(school.subscriptionPlan);
   const [status, setStatus] = useState<string>(school.subscriptionStatus);
@@ -140,7 +158,11 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
         ) : null}
 
         {section === 'extend' ? (
-          <Form submit={T.save.extend} pending={pending} onSubmit={() => void run('extend', () => subscriptionActions.extend(id, { days: Number(days), reason }))}>
+          <Form
+            submit={T.save.extend}
+            pending={pending}
+            onSubmit={() => void run('extend', () => keyed(extendKey, { days: Number(days), reason }, (body) => subscriptionActions.extend(id, body)))}
+          >
             <Field label={T.daysField} htmlFor="extend-days">
               <Input id="extend-days" type="number" inputMode="numeric" min={1} max={365} value={days} onChange={(e) => setDays(e.target.value)} required />
             </Field>
@@ -149,7 +171,11 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
         ) : null}
 
         {section === 'change' ? (
-          <Form submit={T.save.change} pending={pending} onSubmit={() => void run('change', () => subscriptionActions.changePlan(id, { newPlan: plan, isMonthly: cycle === 'monthly', reason }))}>
+          <Form
+            submit={T.save.change}
+            pending={pending}
+            onSubmit={() => void run('change', () => keyed(changeKey, { newPlan: plan, isMonthly: cycle === 'monthly', reason }, (body) => subscriptionActions.changePlan(id, body)))}
+          >
             {planSelect(plan, setPlan, 'change-plan')}
             {cycleSelect}
             <ReasonField id="change-reason" value={reason} onChange={setReason} />
@@ -161,7 +187,11 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
             submit={T.save.payment}
             pending={pending}
             onSubmit={() =>
-              void run('payment', () => subscriptionActions.offlinePayment(id, { plan, billingCycle: cycle, amount, mode, reference, date: paidOn, reason }), T.success.payment)
+              void run(
+                'payment',
+                () => keyed(paymentKey, { plan, billingCycle: cycle, amount, mode, reference, date: paidOn, reason }, (body) => subscriptionActions.offlinePayment(id, body)),
+                T.success.payment,
+              )
             }
           >
             {planSelect(plan, setPlan, 'payment-plan')}

@@ -33,10 +33,14 @@ export const subscriptionActions = {
   edit: (id: string, body: { schoolId: string; subscriptionPlan: string; subscriptionStatus: string; planStartDate: string | null; planEndDate: string | null; reason: string }) =>
     api.put<Answer>(path(id, 'subscription'), body),
   cancel: (id: string, body: { endAccessNow: boolean; reason: string }) => api.post<Answer>(path(id, 'cancel'), body),
-  extend: (id: string, body: { days: number; reason: string }) => api.post<Answer>(path(id, 'extend'), body),
-  changePlan: (id: string, body: { newPlan: string; isMonthly: boolean; reason: string }) => api.post<Answer>(path(id, 'change-plan'), body),
-  offlinePayment: (id: string, body: { plan: string; billingCycle: 'monthly' | 'yearly'; amount: string; mode: string; reference: string; date: string; reason: string }) =>
-    api.post<Answer & { invoice: { id: string; number: string } }>(path(id, 'offline-payment'), body),
+  // these three carry the dialog's clientId (ruling 5): the server applies each once, so the helper may retry them
+  extend: (id: string, body: { days: number; reason: string; clientId: string }) => api.post<Answer>(path(id, 'extend'), body, { idempotent: true }),
+  changePlan: (id: string, body: { newPlan: string; isMonthly: boolean; reason: string; clientId: string }) =>
+    api.post<Answer>(path(id, 'change-plan'), body, { idempotent: true }),
+  offlinePayment: (
+    id: string,
+    body: { plan: string; billingCycle: 'monthly' | 'yearly'; amount: string; mode: string; reference: string; date: string; reason: string; clientId: string },
+  ) => api.post<Answer & { invoice: { id: string; number: string } }>(path(id, 'offline-payment'), body, { idempotent: true }),
   deactivate: (id: string, body: { reason: string }) => api.post<Answer>(path(id, 'deactivate'), body),
   reactivate: (id: string, body: { reason: string }) => api.post<Answer>(path(id, 'reactivate'), body),
 };
