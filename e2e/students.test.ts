@@ -101,7 +101,10 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await add.getByRole('button', { name: 'Add Student' }).click();
     await soon(() => add.getByText('Aadhar number must be 12 digits').isVisible()).toBe(true);
     await add.getByLabel('Aadhar Number').fill('123456789012');
+    // the add carries the dialog's key, so a retry of a lost answer finds this student (ruling 5)
+    const added = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/students');
     await add.getByRole('button', { name: 'Add Student' }).click();
+    expect((await added).postDataJSON()).toMatchObject({ name: 'Riya Sharma', clientId: expect.stringMatching(/^\w{16,}$/) });
     await soon(() => toast(page, 'Riya Sharma added to Class 5-A with roll number 1.').isVisible()).toBe(true);
     await soon(() => page.getByRole('heading', { name: 'Riya Sharma' }).isVisible()).toBe(true);
     await soon(() => page.getByText('XXXX XXXX 9012').isVisible()).toBe(true);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { oneLine } from './text';
 import { rupeeInput } from './amount-input';
 import { normaliseClass, normaliseSection, SECTIONS, type ClassName, type Section } from './classes';
+import { clientIdInput } from './ledger';
 import { isoDate } from './sessions';
 
 /**
@@ -215,6 +216,18 @@ export const createStudentSchema = z.object({
 });
 export type CreateStudentInput = z.input<typeof createStudentSchema>;
 export type CreateStudent = z.output<typeof createStudentSchema>;
+
+/**
+ * The Add Student dialog's request: the student and its idempotency key (ruling 5). A second press,
+ * or a retry after a lost answer, carries the same key and finds the student the first one added.
+ * Only this request carries a key: an import's rows and a promotion never do.
+ */
+export const addStudentSchema = createStudentSchema.extend({ clientId: clientIdInput });
+export type AddStudentInput = z.input<typeof addStudentSchema>;
+export type AddStudent = z.output<typeof addStudentSchema>;
+
+export const STUDENT_KEY_REUSED_MESSAGE =
+  'This student was already added with different details (the same clientId was used). Refresh the page to see what was saved.';
 
 const rollNumberEdit = z
   .union([z.string(), z.number()], { error: EDIT_REQUIRED_MESSAGE })

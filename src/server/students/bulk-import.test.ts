@@ -408,6 +408,32 @@ describe('an import a clerk can trust', () => {
     expect(((await school.api.get('/api/students?q=Aarav')).json() as unknown[]).length).toBe(1);
   });
 
+  it('the same file imported again, or twice at once (a re-upload while the first still runs), adds each student once', async () => {
+    const csv = ['name,class,section,father_name,aadhar_number', 'Sana Wani,Class 7,A,Javed Wani,', 'Umar Lone,Class 7,B,Ashraf Lone,3456 1234 7890', 'Hiba Shah,Class 8,A,Nisar Shah,'].join('\n');
+    const again = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    expect((await importCsv(again, csv)).result.imported).toBe(3);
+    const second = await importCsv(again, csv);
+    expect(second.result).toMatchObject({ imported: 0, errors: [] });
+    expect(second.skipped).toEqual([
+      { row: 2, name: 'Sana Wani', reason: "Skipped as a possible duplicate: Same name, father's name and class as Sana Wani, Class 7-A, already in the school" },
+      {
+        row: 3,
+        name: 'Umar Lone',
+        reason:
+          "Skipped as a possible duplicate: Same name, father's name and class as Umar Lone, Class 7-B, already in the school; Same Aadhaar number as Umar Lone, Class 7-B, already in the school",
+      },
+      { row: 4, name: 'Hiba Shah', reason: "Skipped as a possible duplicate: Same name, father's name and class as Hiba Shah, Class 8-A, already in the school" },
+    ]);
+    expect(((await again.api.get('/api/students')).json() as unknown[]).length).toBe(3);
+
+    // twice at once: both checked the school before either wrote; each batch checks again under the lock
+    const atOnce = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const [a, b] = await Promise.all([importCsv(atOnce, csv), importCsv(atOnce, csv)]);
+    expect(a.result.imported + b.result.imported).toBe(3);
+    expect([...a.skipped, ...b.skipped].map((s) => s.row).sort()).toEqual([2, 3, 4]);
+    expect(((await atOnce.api.get('/api/students')).json() as unknown[]).length).toBe(3);
+  });
+
   it('finds an Aadhaar duplicate of a student stored before the blind index existed (backfilled, not decrypted row by row)', async () => {
     const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
     await importCsv(other, ['name,class,aadhar_number', 'Old Record,Class 8,9876 5432 1098'].join('\n'));

@@ -17,13 +17,13 @@ import { newStudentBalanceWrites, type SchoolBalanceRows } from '../balances/ref
 import { auditLog, plans, schools, students } from '../db/schema';
 import { sessionsRead, structuresRead } from '../fees/queries';
 import { auditWho } from '../lib/audit';
-import { read, readAtOnce } from '../lib/read-at-once';
+import { onlyIf, read, readAtOnce } from '../lib/read-at-once';
 import { plansRead } from '../policy/plans';
 import type { FieldCipher } from '../lib/crypto';
 import { badRequest } from '../lib/errors';
 import { createDefaultSession } from '../sessions/queries';
 import { lockSchoolLedgerShared } from '../fees/locks';
-import { backfillAadhaarHashes, schoolDuplicates } from './duplicates';
+import { backfillAadhaarHashes, matchesByRow, schoolDuplicates, schoolDuplicatesSql, type CandidateRow, type FoundStudent } from './duplicates';
 import {
   allocateRollNumbers,
   syncRollCounters,
@@ -102,6 +102,22 @@ export interface DuplicateCheck {
   byRow: Map<number, DuplicateMatch[]>;
 }
 
+/** What a row is compared with the school's students by: the name, father's name and class, the Aadhaar blind index. */
+const candidateOf = (cipher: FieldCipher, p: PreparedRow & { input: CreateStudent }): CandidateRow => ({
+  row: p.row,
+  name: p.input.name,
+  fatherName: p.input.fatherName,
+  class: p.input.class,
+  aadhaarHash: p.input.aadharNumber ? cipher.blindIndex('aadhaar', p.input.aadharNumber) : null,
+});
+
+/** How a possible duplicate left out is reported, by the check before the import and by a batch's own. */
+const skippedAsDuplicate = (p: PreparedRow, matches: DuplicateMatch[]) => ({
+  row: p.row,
+  name: p.name,
+  reason: `Skipped as a possible duplicate: ${matches.map(describeMatch).join('; ')}`,
+});
+
 /**
  * Finds possible duplicates among the rows that passed the checks: within the file, and against
  * the school's students in one query (Aadhaar by its blind index, never by decrypting).
@@ -112,16 +128,7 @@ export async function checkDuplicates(db: Db, cipher: FieldCipher, schoolId: str
   const inFile = fileDuplicates(
     valid.map((p) => ({ row: p.row, name: p.input.name, fatherName: p.input.fatherName, class: p.input.class, section: p.input.section, aadhaar: p.input.aadharNumber })),
   );
-  const inSchool = await schoolDuplicates(db, {
-    schoolId,
-    rows: valid.map((p) => ({
-      row: p.row,
-      name: p.input.name,
-      fatherName: p.input.fatherName,
-      class: p.input.class,
-      aadhaarHash: p.input.aadharNumber ? cipher.blindIndex('aadhaar', p.input.aadharNumber) : null,
-    })),
-  });
+  const inSchool = await schoolDuplicates(db, { schoolId, rows: valid.map((p) => candidateOf(cipher, p)) });
   const byRow = new Map<number, DuplicateMatch[]>();
   const duplicates: DuplicateRow[] = [];
   for (const p of valid) {
@@ -143,11 +150,24 @@ export function batchSizeFor(total: number): number {
 
 /**
  * The reads of one batch, after the school's student-adds lock: admission numbers already used (as
- * `takenAdmissionNumbers`), the plan's room (as `planRoom`), and the school's sessions, structures
- * and plans that new students' running balances are computed from (as `balanceInputReads`).
+ * `takenAdmissionNumbers`), the plan's room (as `planRoom`), the school's sessions, structures
+ * and plans that new students' running balances are computed from (as `balanceInputReads`), and the
+ * students the `candidates` may duplicate (as `schoolDuplicates`): the check before the import did
+ * not see students added since, by another import of the same file or by Add Student.
  */
-function batchReads(schoolId: string, numbers: readonly string[]) {
+function batchReads(schoolId: string, numbers: readonly string[], candidates: readonly CandidateRow[]) {
   return {
+    ...onlyIf(candidates.length > 0, {
+      duplicates: read(schoolDuplicatesSql(schoolId, candidates), (r): FoundStudent => ({
+        id: String(r.id),
+        name: String(r.name),
+        father_name: String(r.father_name),
+        class_name: String(r.class_name),
+        section: String(r.section),
+        aadhaar_hash: r.aadhaar_hash === null || r.aadhaar_hash === undefined ? null : String(r.aadhaar_hash),
+        key: String(r.key),
+      })),
+    }),
     taken: read(
       sql`select admission_number from ${students}
           where school_id = ${schoolId} and admission_number in (select jsonb_array_elements_text(${JSON.stringify(numbers)}::jsonb))`,
@@ -193,7 +213,7 @@ function screenBatch(ctx: ImportContext, batch: PreparedRow[]): { valid: ValidRo
     }
     const matches = ctx.duplicates.get(p.row);
     if (matches && !ctx.importAnyway.has(p.row)) {
-      left.push({ row: p.row, name: p.name, reason: `Skipped as a possible duplicate: ${matches.map(describeMatch).join('; ')}` });
+      left.push(skippedAsDuplicate(p, matches));
       return false;
     }
     return true;
@@ -317,11 +337,21 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
         // the batch's running balances are computed from the fees read after this (decision 0107)
         await lockSchoolLedgerShared(tx, { schoolId });
         const screened = screenBatch(ctx, batch);
-        const refused = screened.refused;
+        const { refused, left } = screened;
         let valid = screened.valid;
         const numbers = valid.map((p) => p.input.admissionNumber).filter((n): n is string => Boolean(n));
+        // the duplicates are checked again here, under the lock: students added since the check
+        // before the import (the same file imported twice at once) are found as that check finds them
+        const candidates = valid.filter((p) => !ctx.importAnyway.has(p.row)).map((p) => candidateOf(ctx.cipher, p));
         // what the batch checks and computes with, in one statement after the lock
-        const known = await readAtOnce(tx, batchReads(schoolId, numbers));
+        const known = await readAtOnce(tx, batchReads(schoolId, numbers, candidates));
+        const added = matchesByRow(candidates, known.duplicates);
+        valid = valid.filter((p) => {
+          const matches = added.get(p.row);
+          if (!matches) return true;
+          left.push(skippedAsDuplicate(p, matches));
+          return false;
+        });
         const taken = new Set(known.taken.map((r) => r.n));
         valid = valid.filter((p) => {
           const n = p.input.admissionNumber;
@@ -359,7 +389,7 @@ export async function runImport(ctx: ImportContext, prepared: PreparedRow[]): Pr
           }
           await writing;
         }
-        return { rows: writes.written, refused, left: screened.left };
+        return { rows: writes.written, refused, left };
       });
       for (const r of outcome.rows) {
         const key = `${r.className}|${r.section}`;

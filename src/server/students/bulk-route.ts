@@ -118,6 +118,8 @@ export function registerBulkImport(fastify: FastifyInstance): void {
           '{ type: "complete", result: { imported, errors: [{ row, name, reason, reasons }], skipped: [{ row, name, reason }], sections: [{ class, section, count }] } }.',
           'Every problem of a row is listed in reasons (reason joins them). Possible duplicates (same name, father\'s name and class, or the',
           'same Aadhaar number, in the file or in the school) are skipped unless their row number is in importAnyway; see POST /api/students/bulk-check.',
+          'Each batch checks the school again as it is written, so a student added meanwhile (the same file imported twice at once) is skipped',
+          'the same way.',
           'Row numbers count the header as row 1. Rows beyond the plan\'s student limit are errors with the upgrade reason.',
           'If the server fails midway: { type: "error", message, imported } (the rows before it stay imported).',
         ].join(' '),

@@ -1,5 +1,5 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { nameFatherClassKey, type DuplicateMatch } from '../../domain/student-import';
+import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { nameFatherClassKey, personKey, type DuplicateMatch } from '../../domain/student-import';
 import type { Db } from '../db/client';
 import { students } from '../db/schema';
 import type { FieldCipher } from '../lib/crypto';
@@ -34,38 +34,60 @@ export interface CandidateRow {
   aadhaarHash: string | null;
 }
 
+/** A school's student a row may duplicate, as `schoolDuplicatesSql` answers it (either driver, or JSON). */
+export interface FoundStudent {
+  id: string;
+  name: string;
+  father_name: string;
+  class_name: string;
+  section: string;
+  aadhaar_hash: string | null;
+  key: string;
+}
+
+/** A name or father's name as the duplicate rules compare it (`personKey`): without case, ends or runs of spaces. */
+const personKeySql = (column: SQL) => sql`lower(regexp_replace(btrim(${column}), '\\s+', ' ', 'g'))`;
+
 /**
- * The school's students that each row may duplicate, in one query for the whole file: the keys
- * travel as one JSON parameter, matched on the normalised name, father's name and class, or on the
- * Aadhaar blind index. Only this school's students are read.
+ * The school's students that any of the rows may duplicate, in one query for all of them: the keys
+ * travel as JSON parameters, matched on the normalised name, father's name and class, or on the
+ * Aadhaar blind index. Only this school's students are read. `matchesByRow` says whom each row matches.
+ *
+ * Each arm is found through an index that starts with the school: the students of the rows' classes
+ * (`students_school_class_section_roll_idx`, the class a part of the key) and the Aadhaar hashes
+ * (`students_school_aadhaar_hash_idx`), as one bitmap. The key is built only for a student whose name
+ * matches one of the rows' names, so most students cost one normalisation, not two. An import's batch
+ * runs this under the student-adds lock (`runImport`): rows of a class or two read those classes alone.
  */
-export async function schoolDuplicates(db: Db, { schoolId, rows }: { schoolId: string; rows: CandidateRow[] }): Promise<Map<number, DuplicateMatch[]>> {
-  const out = new Map<number, DuplicateMatch[]>();
-  if (rows.length === 0) return out;
-  const keys = rows.map((r) => ({ k: nameFatherClassKey(r.name, r.fatherName, r.class) }));
+export function schoolDuplicatesSql(schoolId: string, rows: readonly CandidateRow[]): SQL {
+  const keys = rows.map((r) => ({ n: personKey(r.name), k: nameFatherClassKey(r.name, r.fatherName, r.class) }));
+  const classes = [...new Set(rows.map((r) => r.class))];
   const hashes = rows.map((r) => r.aadhaarHash).filter((h): h is string => Boolean(h));
-  const found = rowsOf<{ id: string; name: string; father_name: string; class_name: string; section: string; aadhaar_hash: string | null; key: string }>(
-    await db.execute(sql`
-      select s.id, s.name, s.father_name, s.class_name, s.section, s.aadhaar_hash,
-             lower(regexp_replace(btrim(s.name), '\\s+', ' ', 'g')) || '|' ||
-             lower(regexp_replace(btrim(s.father_name), '\\s+', ' ', 'g')) || '|' || s.class_name as key
+  const name = personKeySql(sql`s.name`);
+  const key = sql`${name} || '|' || ${personKeySql(sql`s.father_name`)} || '|' || s.class_name`;
+  return sql`
+      select s.id, s.name, s.father_name, s.class_name, s.section, s.aadhaar_hash, ${key} as key
       from ${students} s
       where s.school_id = ${schoolId}
         and (
-          lower(regexp_replace(btrim(s.name), '\\s+', ' ', 'g')) || '|' ||
-          lower(regexp_replace(btrim(s.father_name), '\\s+', ' ', 'g')) || '|' || s.class_name
-            in (select k.k from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(k text))
-          or s.aadhaar_hash in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))
+          (s.class_name = any(array(select jsonb_array_elements_text(${JSON.stringify(classes)}::jsonb)))
+            and ${name} in (select k.n from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(n text))
+            and ${key} in (select k.k from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(k text)))
+          or s.aadhaar_hash = any(array(select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb)))
         )
-      order by s.class_name, s.section, s.roll_number`),
-  );
-  const byKey = new Map<string, typeof found>();
-  const byHash = new Map<string, typeof found>();
+      order by s.class_name, s.section, s.roll_number`;
+}
+
+/** Whom each row may duplicate among `found` (what `schoolDuplicatesSql` answered for these rows); rows matching no one are left out. */
+export function matchesByRow(rows: readonly CandidateRow[], found: readonly FoundStudent[]): Map<number, DuplicateMatch[]> {
+  const out = new Map<number, DuplicateMatch[]>();
+  const byKey = new Map<string, FoundStudent[]>();
+  const byHash = new Map<string, FoundStudent[]>();
   for (const f of found) {
     byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
     if (f.aadhaar_hash) byHash.set(f.aadhaar_hash, [...(byHash.get(f.aadhaar_hash) ?? []), f]);
   }
-  const match = (rule: DuplicateMatch['rule'], f: (typeof found)[number]): DuplicateMatch => ({
+  const match = (rule: DuplicateMatch['rule'], f: FoundStudent): DuplicateMatch => ({
     rule,
     studentId: f.id,
     name: f.name,
@@ -81,4 +103,10 @@ export async function schoolDuplicates(db: Db, { schoolId, rows }: { schoolId: s
     if (matches.length > 0) out.set(r.row, matches);
   }
   return out;
+}
+
+/** The school's students that each row may duplicate (`schoolDuplicatesSql`), by row. */
+export async function schoolDuplicates(db: Db, { schoolId, rows }: { schoolId: string; rows: CandidateRow[] }): Promise<Map<number, DuplicateMatch[]>> {
+  if (rows.length === 0) return new Map();
+  return matchesByRow(rows, rowsOf<FoundStudent>(await db.execute(schoolDuplicatesSql(schoolId, rows))));
 }

@@ -1,14 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateDatabase, type Db } from '../db/client';
+import { migrateDatabase, migrationsFolder, type Db } from '../db/client';
 import { seedPlans } from '../plans/queries';
 import { migrationsCopy, openTestDatabase } from '../test/harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ledger-list-tail-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** How many migrations came after the release before 0046: that release's database is the one upgraded. */
+const sinceListTail = (() => {
+  const { entries } = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+  return entries.length - entries.findIndex((e) => e.tag.startsWith('0046_'));
+})();
 
 const SCHOOL = '00000000-0000-4000-8000-0000000000a1';
 const SESSION = '00000000-0000-4000-8000-0000000000b1';
@@ -24,8 +30,8 @@ describe('the students of a database from before migration 0046 (decision 0104)'
   it('are each listed with their own fields once upgraded, and the rewritten table is vacuumed', { timeout: 120_000 }, async () => {
     const database = await openTestDatabase({ empty: true, max: 2 });
     try {
-      // the release before: every migration but the newest
-      await migrateDatabase(database, migrationsCopy(path.join(scratch, 'before'), { drop: 1 }));
+      // the release before: every migration before 0046
+      await migrateDatabase(database, migrationsCopy(path.join(scratch, 'before'), { drop: sinceListTail }));
       const { db } = database;
       await seedPlans(db);
       await db.execute(sql`insert into schools (id, name, email) values (${SCHOOL}, 'Upgrade School', 'u@example.com')`);

@@ -666,6 +666,48 @@ export function newStudentValues(schoolId: string, input: CreateStudent, placeme
   };
 }
 
+/** The student the Add Student request with this key added (ruling 5), if any. */
+export async function findStudentByClientId(db: Db, { schoolId, clientId }: { schoolId: string; clientId: string }): Promise<StudentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(students)
+    .where(and(eq(students.schoolId, schoolId), eq(students.clientId, clientId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Whether a stored student is what this Add Student request asks to add (a replay of the same press):
+ * every field the request sets, as `newStudentValues` stores it. The enrollment date and the month
+ * fees start from are compared when the request gives them; left out, they were the day of the first
+ * press, which a retry after midnight would not repeat. The Aadhaar number by its blind index.
+ */
+export function addsTheSameStudent(row: StudentRow, input: CreateStudent, cipher: FieldCipher): boolean {
+  const aadhaarHash = input.aadharNumber ? cipher.blindIndex('aadhaar', input.aadharNumber) : null;
+  return (
+    row.name === input.name &&
+    row.className === input.class &&
+    row.section === input.section &&
+    row.admissionNumber === input.admissionNumber &&
+    row.fatherName === input.fatherName &&
+    row.motherName === input.motherName &&
+    row.dateOfBirth === input.dateOfBirth &&
+    row.mobileNumber === input.mobileNumber &&
+    (row.aadhaarHash ?? null) === aadhaarHash &&
+    row.residence === input.residence &&
+    row.parentName === input.parentName &&
+    row.parentPhone === input.parentPhone &&
+    row.parentEmail === input.parentEmail &&
+    row.parentWhatsApp === input.parentWhatsApp &&
+    Number(row.monthlyBusFeePaise) === input.monthlyBusFee &&
+    (input.enrollmentDate === null || row.enrollmentDate === input.enrollmentDate) &&
+    (input.feesFromMonth === undefined || row.feesFromMonth === input.feesFromMonth) &&
+    row.enableSmsReminders === input.enableSmsReminders &&
+    row.enableWhatsappReminders === input.enableWhatsappReminders &&
+    row.reminderPreference === input.reminderPreference
+  );
+}
+
 /** Inserts students and their enrollment in their session: two statements for any number of rows. */
 export async function insertStudents(tx: Db, rows: NewStudentRow[]): Promise<StudentRow[]> {
   if (rows.length === 0) return [];

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { normaliseClass, normaliseSection } from '../../domain/classes';
 import { indiaDate } from '../../domain/sessions';
-import { classSectionLabel, createStudentSchema, SECTION_MESSAGE, updateStudentSchema } from '../../domain/students';
+import { addStudentSchema, classSectionLabel, SECTION_MESSAGE, STUDENT_KEY_REUSED_MESSAGE, updateStudentSchema } from '../../domain/students';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { students } from '../db/schema';
@@ -20,11 +20,13 @@ import { compiledSerializer } from '../lib/compiled-serializer';
 import { constraintOf, isForeignKeyViolation } from './db-errors';
 import {
   aadhaarColumns,
+  addsTheSameStudent,
   allocateRollNumbers,
   bumpRollCounter,
   classSummary,
   deleteStudent,
   findStudent,
+  findStudentByClientId,
   findStudentWithFees,
   insertStudents,
   rosterEntryDto,
@@ -271,21 +273,31 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           'Messages: "Student name is required", "Class is required", "Section is required", "Aadhar number must be 12 digits", ' +
           '"Invalid mobile number format", "Invalid email format". rollNumber in the body is ignored: the next number of the class and section ' +
           'in the active session is allocated (the active session is created, April to March, when the school has none). ' +
-          '403 { error, upgradeRequired: true } at the plan\'s student limit; 409 for an admission number already used.',
+          '403 { error, upgradeRequired: true } at the plan\'s student limit; 409 for an admission number already used. ' +
+          'Idempotent on clientId (ruling 5): the same clientId with the same fields answers 200 with the student the first request ' +
+          `added and adds nothing; with other fields (or after that student was edited), 409 "${STUDENT_KEY_REUSED_MESSAGE}"`,
         security,
-        body: createStudentSchema,
-        response: { 201: studentDto, 400: errorDto, 402: errorDto, 403: planLimitDto, 409: errorDto },
+        body: addStudentSchema,
+        response: { 200: studentDto, 201: studentDto, 400: errorDto, 402: errorDto, 403: planLimitDto, 409: errorDto },
       },
     },
     async (request, reply) => {
       const schoolId = schoolIdOf(request);
-      const input = request.body;
+      const { clientId, ...input } = request.body;
       const now = clock.now();
       const today = indiaDate(now);
-      let id: string;
+      /** The student the key's first request added, as this request's answer: 409 when it asked for another student. */
+      const replayOf = (first: StudentRow) => {
+        if (!addsTheSameStudent(first, input, cipher)) throw conflict(STUDENT_KEY_REUSED_MESSAGE);
+        return { id: first.id, replayed: true };
+      };
+      let outcome: { id: string; replayed: boolean };
       try {
-        id = await db.transaction(async (tx) => {
+        outcome = await db.transaction(async (tx) => {
           await lockStudentAdds(tx, schoolId);
+          // every add holds the lock: a request with the key that came first has committed its student
+          const first = clientId ? await findStudentByClientId(tx, { schoolId, clientId }) : undefined;
+          if (first) return replayOf(first);
           // the new student's running balances are computed from the fees read after this (decision 0107)
           await lockSchoolLedgerShared(tx, { schoolId });
           const room = await planRoom(tx, { schoolId });
@@ -297,20 +309,27 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
           }
           const session = await createDefaultSession(tx, { schoolId, today });
           const group = { className: input.class, section: input.section };
-          const first = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [{ ...group, count: 1 }] });
-          const values = newStudentValues(schoolId, input, { sessionId: session.id, rollNumber: first.get(rollGroupKey(group))!, today, now }, cipher);
+          const rolls = await allocateRollNumbers(tx, { schoolId, sessionId: session.id, groups: [{ ...group, count: 1 }] });
+          const placement = { sessionId: session.id, rollNumber: rolls.get(rollGroupKey(group))!, today, now };
+          // the key is this request's alone: an import or a promotion never writes one
+          const values = { ...newStudentValues(schoolId, input, placement, cipher), clientId };
           const [row] = await insertStudents(tx, [values]);
           await audit(tx, request, { action: 'student.create', entity: 'student', entityId: row!.id, after: auditView(row!) });
-          return row!.id;
+          return { id: row!.id, replayed: false };
         });
       } catch (error) {
         if (isUniqueViolation(error) && constraintOf(error) === 'students_school_admission_unique' && input.admissionNumber) {
           throw conflict(admissionTakenMessage(input.admissionNumber));
         }
-        throw error;
+        // not reached while every add holds the lock; a writer that did not is answered the same way
+        if (isUniqueViolation(error) && constraintOf(error) === 'students_school_client_idx' && clientId) {
+          const first = await findStudentByClientId(db, { schoolId, clientId });
+          if (!first) throw error;
+          outcome = replayOf(first);
+        } else throw error;
       }
-      reply.status(201);
-      return studentOr404(schoolId, id);
+      reply.status(outcome.replayed ? 200 : 201);
+      return studentOr404(schoolId, outcome.id);
     },
   );
 
@@ -467,6 +486,11 @@ export async function studentRoutes(fastify: FastifyInstance): Promise<void> {
       try {
         await db.transaction(async (tx) => {
           await lockStudentAdds(tx, schoolId);
+          // and the student's ledger lock, which a receipt or an edit of the student holds while it writes:
+          // one that read the student before this delete commits first, and is seen here (its receipt
+          // answers 409 below) instead of meeting a deleted student. Student adds, then the ledger: the
+          // order Add Student and an import's batches take them in
+          await lockStudentLedger(tx, { schoolId, studentId: id });
           const student = await findStudent(tx, { schoolId, id });
           if (!student) throw notFound(NOT_FOUND);
           if (await studentHasMoney(tx, { schoolId, studentId: id })) throw conflict(HAS_MONEY_MESSAGE);

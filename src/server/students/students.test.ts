@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySchoolBalances } from '../balances/verify';
+import { STUDENT_KEY_REUSED_MESSAGE } from '../../domain/students';
 import { client, createTestApp, signUpSchool, type TestContext } from '../test/harness';
 
 let ctx: TestContext;
@@ -143,6 +144,70 @@ describe('Add New Student', () => {
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
     const rolls = answers.map((a) => a.json().rollNumber as number).sort((a, b) => a - b);
     expect(rolls).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+});
+
+describe('Add Student pressed twice or retried: one clientId, one student (ruling 5)', () => {
+  let school: School;
+  beforeAll(async () => {
+    school = await signUpSchool(ctx, { selectedPlan: 'premium' });
+  });
+  const post = (body: Record<string, unknown>) => school.api.post('/api/students', body);
+  const created = async (id: string) =>
+    Number((await ctx.database.db.execute(sql`select count(*) as n from audit_log where entity_id = ${id} and action = 'student.create'`)).rows[0]!.n);
+
+  it('answers every request with the key the one student the first added: at once, and once more after', async () => {
+    const body = student({ name: 'Nida Qadri', class: 'Class 9', section: 'B', aadharNumber: '2345 6789 0123', clientId: 'add-nida-1' });
+    const atOnce = await Promise.all([post(body), post(body)]);
+    const again = await post(body);
+    const answers = [...atOnce, again];
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 201]);
+    const first = answers.find((a) => a.statusCode === 201)!.json();
+    for (const a of answers) expect(a.json()).toEqual(first);
+    expect(first).toMatchObject({ name: 'Nida Qadri', class: 'Class 9', section: 'B', rollNumber: 1, aadharNumber: 'XXXX XXXX 0123' });
+    expect(Object.keys(first)).not.toContain('clientId');
+    // the student is listed once, with the fields of their own answer; the roll number was handed out once
+    expect((await school.api.get('/api/students?class=Class%209&section=B')).json()).toEqual([first]);
+    expect((await school.api.get('/api/students/next-roll-number/Class%209/B')).json()).toEqual({ nextRollNumber: 2 });
+    expect(await created(first.id)).toBe(1);
+  });
+
+  it('refuses the key with other details with 409 and adds nothing; after an edit too', async () => {
+    const body = student({ name: 'Faizan Wani', class: 'Class 9', section: 'C', clientId: 'add-faizan-1' });
+    const first = await post(body);
+    expect(first.statusCode, first.body).toBe(201);
+    const other = await post({ ...body, name: 'Faizan Ahmad Wani' });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toEqual({ error: STUDENT_KEY_REUSED_MESSAGE });
+    expect((await post({ ...body, monthlyBusFee: 600 })).statusCode).toBe(409);
+    expect((await school.api.get('/api/students?class=Class%209&section=C')).json()).toEqual([first.json()]);
+    // the student changed since: the press that added them no longer asks for what is stored
+    const edited = await school.api.put(`/api/students/${first.json().id}`, editBody(first.json(), { parentPhone: '9123456780' }));
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await post(body)).statusCode).toBe(409);
+    expect(await created(first.json().id)).toBe(1);
+  });
+
+  it('keeps keys apart per school, and without a key two adds are two students as before', async () => {
+    const other = await signUpSchool(ctx, { selectedPlan: 'premium' });
+    const body = student({ name: 'Nida Qadri', class: 'Class 9', section: 'B', aadharNumber: '2345 6789 0123', clientId: 'add-nida-1' });
+    const elsewhere = await other.api.post('/api/students', body);
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+    expect(elsewhere.json()).toMatchObject({ schoolId: other.schoolId, rollNumber: 1 });
+
+    const plain = student({ name: 'Twin Press', class: 'Class 9', section: 'D' });
+    const answers = await Promise.all([post(plain), post(plain)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+    expect(answers.map((a) => a.json().rollNumber as number).sort()).toEqual([1, 2]);
+    // only the dialog's adds carry a key; an import's students never do
+    const imported = await school.api.post('/api/students/bulk-progress', { csv: 'name,class,section\nImported Pupil,Class 9,D' });
+    expect(imported.statusCode).toBe(200);
+    const keys = await ctx.database.db.execute(sql`select name, client_id from students where school_id = ${school.schoolId} and class_name = 'Class 9' and section = 'D' order by roll_number`);
+    expect(keys.rows).toEqual([
+      { name: 'Twin Press', client_id: null },
+      { name: 'Twin Press', client_id: null },
+      { name: 'Imported Pupil', client_id: null },
+    ]);
   });
 });
 

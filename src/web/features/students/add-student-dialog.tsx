@@ -13,6 +13,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/web/components/ui/input';
 import { Field } from '@/web/components/ui/label';
 import { ApiError } from '@/web/lib/request';
+import { useClientId } from '@/web/lib/use-client-id';
 import { serverMessage, toastFirstError } from '@/web/lib/form-errors';
 import { nextRollNumberQuery, useCreateStudent, type Student } from './api';
 import { AcademicFields, BusAndReminderFields, emptyStudentForm, ParentFields, PersonalFields, type StudentFormValues } from './student-fields';
@@ -32,6 +33,8 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
     defaultValues: emptyStudentForm(today()),
   });
   const create = useCreateStudent();
+  // a second press of Add Student, or a retry after a lost answer, sends the same key: one student (ruling 5)
+  const clientId = useClientId();
   const [className, section] = form.watch(['class', 'section']);
   const roll = useQuery(nextRollNumberQuery(className, section));
   const suggested = className && section && roll.data ? roll.data.nextRollNumber : null;
@@ -61,8 +64,12 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
       }
       setLimitMessage(null);
       const values = form.getValues();
+      // the key follows what the clerk typed, not the suggested roll number: the server allocates the
+      // number, and a first press that was saved moves the suggestion on before the second is sent
+      const { rollNumber: _suggested, ...typed } = values;
       try {
-        const student = await create.mutateAsync({ ...values, rollNumber: String(suggested) });
+        const student = await create.mutateAsync({ ...values, rollNumber: String(suggested), clientId: clientId.keyFor(typed) });
+        clientId.done();
         toast.success({ title: 'Success', description: `${student.name} added to ${student.class}-${student.section} with roll number ${student.rollNumber}.` });
         onOpenChange(false);
         onAdded(student);

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { CreateStudentInput, ReminderPreference, UpdateStudentInput } from '@/domain/students';
+import type { AddStudentInput, ReminderPreference, UpdateStudentInput } from '@/domain/students';
 import { api } from '@/web/lib/request';
 import { classSummaryQuery, rosterQuery } from '@/web/lib/school-data';
 
@@ -86,10 +86,11 @@ export function refreshStudents(queryClient: QueryClient): Promise<unknown> {
   ]);
 }
 
+/** An add carries the dialog's clientId (ruling 5): the server adds the student once, so the helper may retry it. */
 export function useCreateStudent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateStudentInput) => api.post<Student>('/api/students', input),
+    mutationFn: (input: AddStudentInput) => api.post<Student>('/api/students', input, { idempotent: true }),
     onSuccess: () => refreshStudents(queryClient),
   });
 }
