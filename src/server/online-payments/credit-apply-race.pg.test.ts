@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshBalances } from '../balances/refresh';
-import { receipts, studentCreditEntries, students } from '../db/schema';
+import { receipts, students } from '../db/schema';
 import { lockStudentLedger } from '../fees/locks';
-import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
 import { rowsOf } from '../lib/sql-rows';
 import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
 import { lockWaiters, until } from '../test/races';
+import { studentWithCredit } from './test-credit';
 
 /**
  * Credit applied while the student's record is being corrected: the receipt names the student as
@@ -20,14 +19,7 @@ let studentId: string;
 
 beforeAll(async () => {
   ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z') });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  studentId = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Ishan Mir', className: 'Class 5', busFee: 600 })).id;
-  // ₹1,500 received online beyond the dues, as a capture after a counter payment leaves it (ruling 27)
-  await db.insert(studentCreditEntries).values({ schoolId: school.schoolId, studentId, at: new Date('2025-11-10T06:00:00.000Z'), kind: 'online_excess', amountPaise: 150000, reason: 'Paid online after the counter', byName: 'Parent' });
-  await refreshBalances(db, { schoolId: school.schoolId, studentIds: [studentId] });
+  ({ school, studentId } = await studentWithCredit(ctx, 'Ishan Mir'));
 });
 afterAll(() => ctx.close());
 

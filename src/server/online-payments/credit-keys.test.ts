@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshBalances } from '../balances/refresh';
-import { studentCreditEntries } from '../db/schema';
-import { CLASS5_2025, seedSession, seedStructure, seedStudent } from '../fees/test-fixtures';
-import { createTestApp, signUpSchool, type TestContext } from '../test/harness';
+import { createTestApp, type signUpSchool, type TestContext } from '../test/harness';
+import { studentWithCredit } from './test-credit';
 
 /**
  * Applying and refunding a student's credit (ruling 27) are idempotent on the dialog's clientId
@@ -15,14 +13,7 @@ let ishaan: string;
 
 beforeAll(async () => {
   ctx = await createTestApp({ now: new Date('2025-11-15T06:00:00.000Z') });
-  school = await signUpSchool(ctx);
-  const db = ctx.database.db;
-  const session = await seedSession(db, { schoolId: school.schoolId });
-  await seedStructure(db, { schoolId: school.schoolId, ...CLASS5_2025 });
-  ishaan = (await seedStudent(db, { schoolId: school.schoolId, sessionId: session.id, name: 'Ishaan Mir', className: 'Class 5', busFee: 600 })).id;
-  // ₹1,500 received online beyond the dues, as a capture after a counter payment leaves it
-  await db.insert(studentCreditEntries).values({ schoolId: school.schoolId, studentId: ishaan, at: new Date('2025-11-10T06:00:00.000Z'), kind: 'online_excess', amountPaise: 150000, reason: 'Paid online after the counter', byName: 'Parent' });
-  await refreshBalances(db, { schoolId: school.schoolId, studentIds: [ishaan] });
+  ({ school, studentId: ishaan } = await studentWithCredit(ctx, 'Ishaan Mir'));
 });
 afterAll(() => ctx.close());
 
