@@ -16,5 +16,14 @@ export function useClientId() {
   const done = useCallback(() => {
     current.current = null;
   }, []);
-  return { keyFor, done };
+  /** Runs the save of `request` with its key added; once it has gone through, the next save gets a new key. */
+  const send = useCallback(
+    async <B extends object, R>(request: B, save: (keyed: B & { clientId: string }) => Promise<R>): Promise<R> => {
+      const answer = await save({ ...request, clientId: keyFor(request) });
+      done();
+      return answer;
+    },
+    [keyFor, done],
+  );
+  return { keyFor, done, send };
 }

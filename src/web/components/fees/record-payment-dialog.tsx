@@ -140,8 +140,7 @@ function PaymentForm({ student, dues, onClose }: { student: FeeStudent | null; d
     const body = { studentId: student.id, fees, totalPaid: toRupeeString(paise(total)), paidOn, ...paymentDetailsBody(details) };
     setBusy(true);
     try {
-      const answer = await recordFeePayment({ ...body, clientId: clientId.keyFor(body) });
-      clientId.done();
+      const answer = await clientId.send(body, recordFeePayment);
       rememberReceiver(details.receivedBy);
       setSaved(answer.receipt);
       toast.success({ title: 'Payment Recorded', description: `Receipt ${answer.receipt.receiptNumber} for ${rupees(answer.receipt.total)}`, duration: 3000 });

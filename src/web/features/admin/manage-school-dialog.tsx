@@ -46,19 +46,6 @@ function useRun(onDone: () => void) {
   return { run, pending: mutation.isPending };
 }
 
-type ClientId = ReturnType<typeof useClientId>;
-
-/**
- * Sends an action with its idempotency key (ruling 5): a second press, or a retry after a lost
- * answer, carries the same clientId and the server applies the action once; after a success the
- * next action gets a new key.
- */
-async function keyed<B, R>(clientId: ClientId, body: B, send: (body: B & { clientId: string }) => Promise<R>): Promise<R> {
-  const answer = await send({ ...body, clientId: clientId.keyFor(body) });
-  clientId.done();
-  return answer;
-}
-
 function Form({ onSubmit, children, submit, pending, destructive }: { onSubmit: () => void; children: ReactNode; submit: string; pending: boolean; destructive?: boolean }) {
   return (
     <form
@@ -161,7 +148,7 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
           <Form
             submit={T.save.extend}
             pending={pending}
-            onSubmit={() => void run('extend', () => keyed(extendKey, { days: Number(days), reason }, (body) => subscriptionActions.extend(id, body)))}
+            onSubmit={() => void run('extend', () => extendKey.send({ days: Number(days), reason }, (body) => subscriptionActions.extend(id, body)))}
           >
             <Field label={T.daysField} htmlFor="extend-days">
               <Input id="extend-days" type="number" inputMode="numeric" min={1} max={365} value={days} onChange={(e) => setDays(e.target.value)} required />
@@ -174,7 +161,7 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
           <Form
             submit={T.save.change}
             pending={pending}
-            onSubmit={() => void run('change', () => keyed(changeKey, { newPlan: plan, isMonthly: cycle === 'monthly', reason }, (body) => subscriptionActions.changePlan(id, body)))}
+            onSubmit={() => void run('change', () => changeKey.send({ newPlan: plan, isMonthly: cycle === 'monthly', reason }, (body) => subscriptionActions.changePlan(id, body)))}
           >
             {planSelect(plan, setPlan, 'change-plan')}
             {cycleSelect}
@@ -189,7 +176,7 @@ export function ManageSchoolDialog({ school, section: initial, onClose }: { scho
             onSubmit={() =>
               void run(
                 'payment',
-                () => keyed(paymentKey, { plan, billingCycle: cycle, amount, mode, reference, date: paidOn, reason }, (body) => subscriptionActions.offlinePayment(id, body)),
+                () => paymentKey.send({ plan, billingCycle: cycle, amount, mode, reference, date: paidOn, reason }, (body) => subscriptionActions.offlinePayment(id, body)),
                 T.success.payment,
               )
             }

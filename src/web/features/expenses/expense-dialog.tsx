@@ -36,10 +36,8 @@ export function ExpenseDialog({ open, onOpenChange, expense }: { open: boolean; 
     async () => {
       const input = form.getValues();
       try {
-        if (adding) {
-          await create.mutateAsync({ ...input, clientId: clientId.keyFor(input) });
-          clientId.done();
-        } else await update.mutateAsync({ id: expense.id, input });
+        if (adding) await clientId.send(input, (keyed) => create.mutateAsync(keyed));
+        else await update.mutateAsync({ id: expense.id, input });
         toast.success({ title: 'Success', description: adding ? 'Expense added successfully' : 'Expense updated successfully' });
         onOpenChange(false);
       } catch (error) {

@@ -86,8 +86,7 @@ function ApplyDialog({ studentId, balance, choices, onClose }: { studentId: stri
   const onSubmit = form.handleSubmit(async (v) => {
     try {
       const body = { feeType: v.feeType, ...(choice && choice.months.length > 0 ? { feeMonth: v.feeMonth } : {}), amount: wireAmount(v.amount) ?? '0' };
-      const answer = await apply.mutateAsync({ ...body, clientId: clientId.keyFor(body) });
-      clientId.done();
+      const answer = await clientId.send(body, (keyed) => apply.mutateAsync(keyed));
       toast.success({ title: CREDIT_TEXTS.applied(answer.receiptNumber) });
       onClose();
     } catch (error) {
@@ -157,8 +156,7 @@ function RefundDialog({ studentId, balance, onClose }: { studentId: string; bala
   const onSubmit = form.handleSubmit(async (v) => {
     try {
       const body = { amount: wireAmount(v.amount) ?? '0', mode: v.mode, reason: v.reason };
-      await refund.mutateAsync({ ...body, clientId: clientId.keyFor(body) });
-      clientId.done();
+      await clientId.send(body, (keyed) => refund.mutateAsync(keyed));
       toast.success({ title: CREDIT_TEXTS.refunded });
       onClose();
     } catch (error) {

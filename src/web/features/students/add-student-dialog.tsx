@@ -68,8 +68,7 @@ export function AddStudentDialog({ open, onOpenChange, onAdded }: { open: boolea
       // number, and a first press that was saved moves the suggestion on before the second is sent
       const { rollNumber: _suggested, ...typed } = values;
       try {
-        const student = await create.mutateAsync({ ...values, rollNumber: String(suggested), clientId: clientId.keyFor(typed) });
-        clientId.done();
+        const student = await clientId.send(typed, ({ clientId: key }) => create.mutateAsync({ ...values, rollNumber: String(suggested), clientId: key }));
         toast.success({ title: 'Success', description: `${student.name} added to ${student.class}-${student.section} with roll number ${student.rollNumber}.` });
         onOpenChange(false);
         onAdded(student);
