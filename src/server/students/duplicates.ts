@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { nameFatherClassKey, personKey, type DuplicateMatch } from '../../domain/student-import';
+import { nameFatherClassKey, type DuplicateMatch } from '../../domain/student-import';
 import type { Db } from '../db/client';
 import { students } from '../db/schema';
+import { duplicateKeySql } from './duplicate-key';
 import type { FieldCipher } from '../lib/crypto';
 import { rowsOf } from '../lib/sql-rows';
 
@@ -45,34 +46,27 @@ export interface FoundStudent {
   key: string;
 }
 
-/** A name or father's name as the duplicate rules compare it (`personKey`): without case, ends or runs of spaces. */
-const personKeySql = (column: SQL) => sql`lower(regexp_replace(btrim(${column}), '\\s+', ' ', 'g'))`;
-
 /**
  * The school's students that any of the rows may duplicate, in one query for all of them: the keys
- * travel as JSON parameters, matched on the normalised name, father's name and class, or on the
- * Aadhaar blind index. Only this school's students are read. `matchesByRow` says whom each row matches.
+ * travel as JSON parameters, matched on the normalised name, father's name and class
+ * (`duplicateKeySql`), or on the Aadhaar blind index. Only this school's students are read.
+ * `matchesByRow` says whom each row matches.
  *
- * Each arm is found through an index that starts with the school: the students of the rows' classes
- * (`students_school_class_section_roll_idx`, the class a part of the key) and the Aadhaar hashes
- * (`students_school_aadhaar_hash_idx`), as one bitmap. The key is built only for a student whose name
- * matches one of the rows' names, so most students cost one normalisation, not two. An import's batch
- * runs this under the student-adds lock (`runImport`): rows of a class or two read those classes alone.
+ * Both arms are found through indexes that start with the school, as one bitmap: the key
+ * (`students_school_duplicate_key_idx`) and the Aadhaar hashes (`students_school_aadhaar_hash_idx`).
+ * An import's batch runs this under the student-adds lock (`runImport`), so it reads the batch's own
+ * matches, not every student of the classes its rows name (decision 0110).
  */
 export function schoolDuplicatesSql(schoolId: string, rows: readonly CandidateRow[]): SQL {
-  const keys = rows.map((r) => ({ n: personKey(r.name), k: nameFatherClassKey(r.name, r.fatherName, r.class) }));
-  const classes = [...new Set(rows.map((r) => r.class))];
+  const keys = [...new Set(rows.map((r) => nameFatherClassKey(r.name, r.fatherName, r.class)))];
   const hashes = rows.map((r) => r.aadhaarHash).filter((h): h is string => Boolean(h));
-  const name = personKeySql(sql`s.name`);
-  const key = sql`${name} || '|' || ${personKeySql(sql`s.father_name`)} || '|' || s.class_name`;
+  const key = duplicateKeySql(sql`s.name`, sql`s.father_name`, sql`s.class_name`);
   return sql`
       select s.id, s.name, s.father_name, s.class_name, s.section, s.aadhaar_hash, ${key} as key
       from ${students} s
       where s.school_id = ${schoolId}
         and (
-          (s.class_name = any(array(select jsonb_array_elements_text(${JSON.stringify(classes)}::jsonb)))
-            and ${name} in (select k.n from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(n text))
-            and ${key} in (select k.k from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(k text)))
+          ${key} = any(array(select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)))
           or s.aadhaar_hash = any(array(select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb)))
         )
       order by s.class_name, s.section, s.roll_number`;

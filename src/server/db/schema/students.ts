@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { classOrderSql } from '../../students/class-order';
+import { duplicateKeySql } from '../../students/duplicate-key';
 import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schools } from './platform';
 
@@ -104,6 +105,8 @@ export const students = pgTable(
     index('students_school_class_order_idx').on(t.schoolId, t.status, classOrderSql(t.className), t.section, t.rollNumber, t.name, t.className, t.id, t.admissionNumber),
     // the lookup by admission number, any case (the name part of the lookup has a trigram index on PostgreSQL)
     index('students_school_admission_lower_idx').on(t.schoolId, sql`lower(${t.admissionNumber})`),
+    // an import's duplicate check, batch by batch under its lock: the rows' own keys, not every student of their classes (decision 0110)
+    index('students_school_duplicate_key_idx').on(t.schoolId, duplicateKeySql(t.name, t.fatherName, t.className)),
     index('students_school_aadhaar_hash_idx').on(t.schoolId, t.aadhaarHash).where(sql`${t.aadhaarHash} is not null`),
     uniqueIndex('students_school_admission_unique').on(t.schoolId, t.admissionNumber).where(sql`${t.admissionNumber} is not null`),
     check('students_fees_from_month_format', sql`${t.feesFromMonth} is null or ${t.feesFromMonth} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
