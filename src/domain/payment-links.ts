@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { headDue, type FeeClaim, type SessionAccount } from './fees';
 import { FEE_HEADS, HEAD_LABELS, isMonthlyHead, isYearlyHead, lineAmount, MONTH_KEY_PATTERN, monthLabel, type FeeHead } from './ledger';
-import { paise, type Paise } from './money';
+import { paise, toRupeeString, type Paise } from './money';
 
 /**
  * Payment links (ruling 34) and the rules of what one pays (rulings 26, 27). Pure: the server reads
@@ -169,7 +169,7 @@ export function linkFeeProblem(feeType: LinkFeeType, feeMonth: string | null, se
  * INR, a note, and `tr`, the reference that ties the transfer to the link.
  */
 export function upiIntentUrl({ vpa, payeeName, amount, note, reference }: { vpa: string; payeeName: string; amount: Paise; note: string; reference: string }): string {
-  const rupees = `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
+  const rupees = toRupeeString(amount);
   const q = [
     ['pa', vpa],
     ['pn', payeeName],

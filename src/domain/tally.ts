@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXPENSE_CATEGORIES, type ExpenseCategory } from './expenses';
 import { FEE_HEADS, HEAD_LABELS, PAYMENT_MODES, type FeeHead, type PaymentMode } from './ledger';
-import { paise, type Paise } from './money';
+import { paise, toRupeeString, type Paise } from './money';
 
 /**
  * The accountant's export (issue 16, decision 0048): receipts, cancellations and expenses as Tally
@@ -169,8 +169,7 @@ export const tallyDate = (iso: string) => iso.replaceAll('-', '');
 
 /** Tally amounts are rupees with two decimals, debit negative: -1500.00 */
 export function tallyAmount(amount: number): string {
-  const abs = Math.abs(amount);
-  return `${amount < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return toRupeeString(paise(amount));
 }
 
 export interface JournalRow {

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { indiaDate } from '../../domain/sessions';
 import { requireSchool, schoolIdOf } from '../auth/context';
 import { errorDto } from '../auth/dto';
 import { schools } from '../db/schema';
@@ -51,8 +52,7 @@ const idParams = z.object({ id: z.string().max(64) });
 /** `school-ledger-green-valley-school-2026-11-22.zip` */
 function zipName(schoolName: string, now: Date): string {
   const slug = schoolName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'school';
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(now);
-  return `school-ledger-${slug}-${day}.zip`;
+  return `school-ledger-${slug}-${indiaDate(now)}.zip`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { formatIndiaDateTime } from '../../domain/dates';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import { dataExports, schools } from '../db/schema';
@@ -35,16 +36,6 @@ class TakenOver extends Error {
 }
 
 export const EXPORT_FAILED_MESSAGE = 'The export could not be finished. Please try again; if it fails again, contact support.';
-
-const india = new Intl.DateTimeFormat('en-IN', {
-  timeZone: 'Asia/Kolkata',
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: true,
-});
 
 /**
  * Runs whole-school exports in the background (docs/decisions/0036). There is no timer: a new
@@ -179,7 +170,7 @@ export class ExportWorker {
         db: this.db,
         schoolId: job.school_id,
         schoolName: school?.name ?? '',
-        generatedAt: india.format(this.clock.now()),
+        generatedAt: formatIndiaDateTime(this.clock.now()),
         target: built,
         pageRows: this.pageRows,
         onProgress: (percent) => renew(percent),

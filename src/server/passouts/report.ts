@@ -1,13 +1,16 @@
+import { paise, parseRupees, toRupeeString, type Paise } from '../../domain/money';
 import { csvDocument } from '../lib/csv';
 import { addPage, contentBox, drawTable, renderPdf, rupeeText, writeText, type TableColumn } from '../lib/pdf';
 import { formatReceiptDate } from '../fees/receipt-text';
 import type { PassoutDto } from './queries';
 
-const paiseOf = (amount: string) => {
-  const [whole = '0', fraction = '00'] = amount.split('.');
-  return Number(whole) * 100 + Number(fraction);
+/** A passout's amount as the list sends it ("1234.50"), in paise. */
+const paiseOf = (amount: string): Paise => {
+  const value = parseRupees(amount);
+  if (value === null) throw new Error(`not an amount: ${amount}`);
+  return value;
 };
-const rupeesOf = (p: number) => `${Math.floor(p / 100)}.${String(p % 100).padStart(2, '0')}`;
+const rupeesOf = (p: number) => toRupeeString(paise(p));
 
 const enIn = (iso: string) => {
   const [y, m, d] = iso.split('-');

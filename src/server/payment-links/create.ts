@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt } from 'drizzle-orm';
-import { formatINR, type Paise } from '../../domain/money';
+import { formatINR, toRupeeString, type Paise } from '../../domain/money';
 import {
   linkDescription,
   linkDue,
@@ -77,7 +77,7 @@ export async function createPaymentLink(tx: Db, args: CreateLinkArgs, now: Date)
   if (amount <= 0) throw badRequest('Amount must be more than zero');
   if (amount > due) {
     throw conflict(`Amount ${formatINR(amount)} is more than what is due for this fee (${formatINR(due)}). A fee cannot be paid twice.`, {
-      due: (due / 100).toFixed(2),
+      due: toRupeeString(due),
     });
   }
   const token = newLinkToken();

@@ -117,6 +117,8 @@ describe('making links', () => {
     const tooMuch = await school.api.post('/api/payment-links', { studentId: ishaan, feeType: 'exam', amount: '800.01' });
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json().error).toBe('Amount ₹800.01 is more than what is due for this fee (₹800.00). A fee cannot be paid twice.');
+    // the amount due travels as the wire's decimal string, as every amount does
+    expect(tooMuch.json().due).toBe('800.00');
     expect((await ctx.database.db.select().from(paymentLinks)).length).toBe(before);
   });
 

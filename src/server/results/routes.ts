@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { formatShortDateIN } from '../../domain/dates';
 import { addSubjectSchema, bulkResultsSchema, classParam, renameSubjectSchema, reorderSubjectsSchema } from '../../domain/results';
 import { assertSubjectsCovered, assertTeacherCovers, assertTeacherCoversWholeClass } from '../staff/teacher-scope';
 import { requireSchool, schoolIdOf } from '../auth/context';
@@ -21,8 +22,6 @@ const tags = ['results'];
 const security = [{ bearer: [] }];
 const idParams = z.object({ id: z.string().max(64) });
 const pdfNote = 'Answers application/pdf (a download): A4 landscape, 10 mm margins, one student per page.';
-
-const dateFmt = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Asia/Kolkata' });
 
 /**
  * A save whose marks met a foreign key at its write: a subject (or a student) the save had checked
@@ -292,7 +291,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       await assertTeacherCoversWholeClass(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section, rollNumber }));
-      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
+      const pdf = await marksheetsPdf(sheets, { generatedOn: formatShortDateIN(clock.now())!, logo: (await findSchoolLogo(db, { schoolId }))?.image });
       return sendPdf(reply, pdf, `marksheet-${className}-${section}-roll-${rollNumber}-${session.name}.pdf`);
     },
   );
@@ -317,7 +316,7 @@ export async function resultRoutes(fastify: FastifyInstance): Promise<void> {
       await assertTeacherCoversWholeClass(db, request, { className, section });
       const session = await requireSession(db, { schoolId, name: academicSession });
       const sheets = await db.transaction((tx) => buildMarksheets(tx, { schoolId, session, className, section }));
-      const pdf = await marksheetsPdf(sheets, { generatedOn: dateFmt.format(clock.now()), logo: (await findSchoolLogo(db, { schoolId }))?.image });
+      const pdf = await marksheetsPdf(sheets, { generatedOn: formatShortDateIN(clock.now())!, logo: (await findSchoolLogo(db, { schoolId }))?.image });
       return sendPdf(reply, pdf, `marksheets-${className}-${section}-${session.name}.pdf`);
     },
   );
