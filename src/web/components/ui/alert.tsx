@@ -18,8 +18,12 @@ const alertVariants = cva('relative w-full rounded-lg border px-4 py-3 text-sm [
 export function Alert({ className, variant, ...props }: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
   return <div role="alert" className={cn(alertVariants({ variant }), className)} {...props} />;
 }
-export function AlertTitle({ className, ...props }: ComponentProps<'h5'>) {
-  return <h5 className={cn('mb-1 font-semibold leading-none tracking-tight', className)} {...props} />;
+/**
+ * Not a heading: an alert sits anywhere in a page's outline, and an h5 after the page's h1 or h2
+ * skipped levels (Lighthouse's heading-order, on the dashboard and Fee Status at 375 px).
+ */
+export function AlertTitle({ className, ...props }: ComponentProps<'div'>) {
+  return <div className={cn('mb-1 font-semibold leading-none tracking-tight', className)} {...props} />;
 }
 export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('text-sm [&_p]:leading-relaxed', className)} {...props} />;

@@ -43,7 +43,7 @@ export function SetupChecklist() {
     <Card data-testid="setup-checklist">
       <CardHeader className="gap-2 pb-3 sm:pb-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <CardTitle className="flex items-center gap-2 text-base">
+          <CardTitle level={2} className="flex items-center gap-2 text-base">
             <ListChecksIcon className="size-5 text-primary" />
             {T.title}
           </CardTitle>
