@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe';
 import { feeSchool, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
 
@@ -28,6 +29,7 @@ describe.skipIf(skipReason())('expenses', () => {
     await soon(() => dialog(page).getByText('Add New Expense').isVisible()).toBe(true);
     const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
     expect(await page.getByLabel('Date *').inputValue()).toBe(today);
+    await expectAccessible(page, 'the Add Expense dialog');
     await page.getByLabel('Amount (₹) *').fill('25000');
     await dialog(page).getByRole('button', { name: 'Add Expense' }).click();
     await soon(() => toast(page, 'Please fill in all fields').isVisible()).toBe(true);
@@ -48,6 +50,7 @@ describe.skipIf(skipReason())('expenses', () => {
     await soon(() => chipTexts(page)).toEqual(['All ₹2,05,000.50', 'Salaries ₹1,80,000.50', 'Rent ₹25,000.00']);
     await soon(() => total(page)).toBe('₹2,05,000.50');
     await soon(() => page.getByText('2 records', { exact: true }).isVisible()).toBe(true);
+    await expectAccessible(page, 'Expenses with two records and their category chips');
 
     // a category chip shows only its expenses
     await chips(page).filter({ hasText: 'Rent' }).click();

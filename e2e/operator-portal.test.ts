@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/server/auth/totp';
 import { poll, registerConfirmedSchool, signedInSchool } from './account-helpers';
+import { expectAccessible } from './axe';
 import { ADMIN, skipReason, startE2E, type E2E } from './harness';
 
 /**
@@ -60,6 +61,7 @@ describe.skipIf(skipReason())('the operator portal', () => {
     expect(await health.textContent()).toContain('API Services Operational');
     const stat = (label: string) => page.locator('p', { hasText: label }).locator('xpath=preceding-sibling::p');
     expect(await stat('Total Schools').textContent()).toBe('2');
+    await expectAccessible(page, "the operator portal's overview with System Health");
 
     // 4. Schools: open one, see its plan and usage, open Manage, come back
     await page.getByRole('tab', { name: 'Schools' }).click();
@@ -119,5 +121,6 @@ describe.skipIf(skipReason())('the operator portal', () => {
     // the sign-in history shows the wrong code with its browser
     const history = page.getByRole('table', { name: 'Sign-in history' });
     expect(await history.textContent()).toContain('Wrong code');
+    await expectAccessible(page, "the operator portal's Security tab with the audit log and sign-in history");
   });
 });

@@ -1,6 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { Download } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe';
 import { addStudent, answerTo, classStructure, dueMonths, feeSchool, inr, indiaToday, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
 
@@ -77,6 +78,7 @@ describe.skipIf(skipReason())('passouts', () => {
     expect(await page.getByRole('group', { name: 'With Outstanding Balance' }).textContent()).toBe('With Outstanding Balance1');
     const total = page.getByRole('alert', { name: 'Total Outstanding Balance' });
     expect(await total.textContent()).toContain(`Total Outstanding Balance: ${inr(monthly + yearly, false)}`);
+    await expectAccessible(page, 'Passouts with a discharged student and the outstanding balance');
 
     // Download Balance Report works, as CSV and as PDF
     const [csv] = await Promise.all([page.waitForEvent('download'), total.getByRole('button', { name: 'Download Balance Report (CSV)' }).click()]);

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { schools } from '../src/server/db/schema';
 import { createSession, enrollStudents } from '../src/server/results/test-fixtures';
 import { signedInSchool } from './account-helpers';
+import { expectAccessible } from './axe';
 import { skipReason, startE2E, type E2E } from './harness';
 
 async function openResults(page: Page, token: string, query = '') {
@@ -42,6 +43,7 @@ describe.skipIf(skipReason())('results', () => {
     await page.getByLabel('Class', { exact: true }).selectOption('Class 5');
     await page.getByLabel('Show subjects').selectOption({ label: 'Mathematics' });
     await expect.poll(() => page.getByTestId('change-counter').textContent()).toBe('No changes');
+    await expectAccessible(page, 'the marks grid of Class 5-A (Mathematics)');
 
     // Tab goes across a row
     await cell(page, 'Aarav Sharma', 'F1').click();

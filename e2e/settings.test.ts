@@ -98,6 +98,7 @@ describe.skipIf(skipReason())('account settings', () => {
     await form.getByRole('button', { name: 'Update Password' }).click();
     await poll(() => form.getByText('Current password is incorrect').isVisible()).toBe(true);
     await poll(() => page.getByText('Password Change Failed').isVisible()).toBe(true);
+    await expectAccessible(page, 'Account Settings: Change Password with a wrong current password');
 
     await form.getByLabel('Current password').fill('Secret-Ledger-24');
     await form.getByRole('button', { name: 'Update Password' }).click();

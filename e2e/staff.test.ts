@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAtLogin } from './account-helpers';
+import { expectAccessible } from './axe';
 import { addStudent, classStructure, feeSchool, inr, nav, openDashboard, soon, toast, type FeeSchool } from './fee-helpers';
 import { skipReason, startE2E, type E2E } from './harness';
 
@@ -67,6 +68,7 @@ describe.skipIf(skipReason())('staff and the office day (issue 15)', () => {
     await invite(ownerPage, accountant.name, accountant.email, 'Accountant');
     await soon(() => staff.getByRole('listitem').count()).toBe(3);
     expect(await staff.getByRole('listitem', { name: clerk.name }).getByText('Invited').isVisible()).toBe(true);
+    await expectAccessible(ownerPage, 'Settings: the staff list with two invitations');
 
     // the clerk: the counter's screens only; Expenses and Reports are not there, and not by URL either
     clerkPage = await accept(clerk.email);
@@ -113,6 +115,7 @@ describe.skipIf(skipReason())('staff and the office day (issue 15)', () => {
     await clerkPage.getByLabel('Number of ₹100').fill('4');
     await soon(() => clerkPage.getByTestId('counted-cash').textContent()).toBe(inr(1400));
     await soon(() => clerkPage.getByTestId('cash-difference').textContent()).toBe(`−${inr(100)} (short)`);
+    await expectAccessible(clerkPage, "the clerk's Close the Day with a counted difference");
     await clerkPage.getByRole('button', { name: 'Close the day', exact: true }).click();
     await soon(() => clerkPage.getByText('Please say why the counted cash differs from the expected cash.').isVisible()).toBe(true);
     await clerkPage.getByLabel('Note').fill('Gave ₹100 change from the drawer');

@@ -94,6 +94,7 @@ describe.skipIf(skipReason())('students, fee structures and sessions', () => {
     await add.getByLabel('Class *').selectOption('Class 5');
     await add.getByLabel('Section *').selectOption('A');
     await soon(() => add.getByLabel('Roll Number').inputValue()).toBe('1');
+    await expectAccessible(page, 'the Add Student dialog with its suggested roll number');
     expect(await add.getByLabel('Roll Number').getAttribute('readonly')).not.toBeNull();
     await add.getByLabel("Father's Name").fill('Mohan Sharma');
     await add.getByLabel('Aadhar Number').fill('12345678901');

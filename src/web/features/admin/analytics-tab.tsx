@@ -49,7 +49,7 @@ export function AnalyticsTab() {
 
       <Card>
         <CardHeader className="pb-2">
-          <CardTitle className="text-base">{T.revenueTitle}</CardTitle>
+          <CardTitle level={2} className="text-base">{T.revenueTitle}</CardTitle>
           <CardDescription>{T.revenueDescription}</CardDescription>
         </CardHeader>
         <CardContent className="h-72" role="img" aria-label={T.revenueTitle}>
@@ -68,7 +68,7 @@ export function AnalyticsTab() {
       <div className="grid gap-5 lg:grid-cols-2">
         <Card>
           <CardHeader className="pb-2">
-            <CardTitle className="text-base">{T.signupsTitle}</CardTitle>
+            <CardTitle level={2} className="text-base">{T.signupsTitle}</CardTitle>
             <CardDescription>{T.signupsDescription}</CardDescription>
           </CardHeader>
           <CardContent className="h-72" role="img" aria-label={T.signupsTitle}>
@@ -90,7 +90,7 @@ export function AnalyticsTab() {
 
         <Card>
           <CardHeader className="pb-2">
-            <CardTitle className="text-base">{T.churnTitle}</CardTitle>
+            <CardTitle level={2} className="text-base">{T.churnTitle}</CardTitle>
             <CardDescription>{T.churnDescription}</CardDescription>
           </CardHeader>
           <CardContent className="h-72" role="img" aria-label={T.churnTitle}>
@@ -112,7 +112,7 @@ export function AnalyticsTab() {
 
       <Card>
         <CardHeader className="pb-2">
-          <CardTitle className="text-base">{T.mixTitle}</CardTitle>
+          <CardTitle level={2} className="text-base">{T.mixTitle}</CardTitle>
           <CardDescription>{T.mixDescription}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4 md:grid-cols-2 md:items-center">

@@ -32,7 +32,7 @@ export function HealthCard({ onOpenSystem }: { onOpenSystem: () => void }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{T.title}</CardTitle>
+        <CardTitle level={2}>{T.title}</CardTitle>
         <CardDescription>{T.description}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -24,7 +24,7 @@ export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (t
       <div className="grid gap-5 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
-            <CardTitle>{T.latest}</CardTitle>
+            <CardTitle level={2}>{T.latest}</CardTitle>
             <CardDescription>{T.latestDescription}</CardDescription>
           </CardHeader>
           <CardContent>
@@ -49,7 +49,7 @@ export function OverviewTab({ schools, onOpen }: { schools: School[]; onOpen: (t
           <HealthCard onOpenSystem={() => onOpen('system')} />
           <Card>
             <CardHeader>
-              <CardTitle>{T.quickActions}</CardTitle>
+              <CardTitle level={2}>{T.quickActions}</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-2">
               <Button variant="outline" className="justify-start" onClick={() => onOpen('schools')}>

@@ -20,7 +20,7 @@ export function SchoolsTab({ schools }: { schools: School[] }) {
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <CardTitle>Schools</CardTitle>
+          <CardTitle level={2}>Schools</CardTitle>
           <CardDescription>
             {shown.length === schools.length ? `${schools.length} registered` : `${shown.length} of ${schools.length} shown`}
           </CardDescription>

@@ -36,7 +36,7 @@ export function AuditCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{T.audit}</CardTitle>
+        <CardTitle level={2}>{T.audit}</CardTitle>
         <CardDescription>{T.auditDescription}</CardDescription>
       </CardHeader>
       <CardContent>

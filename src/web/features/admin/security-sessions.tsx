@@ -30,7 +30,7 @@ export function SessionsCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{T.sessions}</CardTitle>
+        <CardTitle level={2}>{T.sessions}</CardTitle>
         <CardDescription>{T.sessionsDescription}</CardDescription>
       </CardHeader>
       <CardContent>
@@ -113,7 +113,7 @@ export function LocksCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{T.locks}</CardTitle>
+        <CardTitle level={2}>{T.locks}</CardTitle>
         <CardDescription>{T.locksDescription}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -27,7 +27,7 @@ export function SignInsCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{T.signIns}</CardTitle>
+        <CardTitle level={2}>{T.signIns}</CardTitle>
         <CardDescription>
           {T.signInsDescription}
           {list.data ? <span className="ml-1 font-medium text-foreground">{T.failedLastDay(list.data.failedLastDay)}</span> : null}

@@ -74,7 +74,7 @@ export function SubscriptionsTab() {
       <Card>
         <CardHeader className="gap-3 sm:flex-row sm:items-end sm:justify-between">
           <div>
-            <CardTitle>{T.title}</CardTitle>
+            <CardTitle level={2}>{T.title}</CardTitle>
             <CardDescription>{shown.length === schools.length ? `${schools.length} schools` : `${shown.length} of ${schools.length} shown`}</CardDescription>
           </div>
           <div className="relative sm:w-72">

@@ -26,7 +26,7 @@ function Check({ title, icon, status, children }: { title: string; icon: ReactNo
   return (
     <Card data-check={title}>
       <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
-        <CardTitle className="flex items-center gap-2 text-base [&_svg]:size-4 [&_svg]:text-muted-foreground">
+        <CardTitle level={2} className="flex items-center gap-2 text-base [&_svg]:size-4 [&_svg]:text-muted-foreground">
           {icon}
           {title}
         </CardTitle>

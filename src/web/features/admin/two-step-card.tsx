@@ -102,7 +102,7 @@ export function TwoStepCard() {
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-3 space-y-0">
         <div>
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle level={2} className="flex items-center gap-2">
             <KeyRoundIcon className="size-4 text-muted-foreground" />
             {T.twoStep}
           </CardTitle>

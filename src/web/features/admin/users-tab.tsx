@@ -11,7 +11,7 @@ export function UsersTab() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Users</CardTitle>
+        <CardTitle level={2}>Users</CardTitle>
         <CardDescription>Every account that can sign in. Read-only.</CardDescription>
       </CardHeader>
       <CardContent>

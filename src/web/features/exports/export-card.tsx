@@ -38,7 +38,7 @@ export function ExportCard() {
   return (
     <Card data-testid="export-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <ArchiveIcon className="size-5 text-primary" />
           {T.title}
         </CardTitle>

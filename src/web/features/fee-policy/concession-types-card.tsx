@@ -27,7 +27,7 @@ function ConcessionTypesCardBody() {
   return (
     <Card data-testid="concession-types-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <BadgePercentIcon className="size-5 text-primary" />
           {texts.typesTitle}
         </CardTitle>

@@ -36,7 +36,7 @@ function InstalmentPlanCardBody() {
   return (
     <Card data-testid="instalment-plan-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardTitle level={2} className="flex items-center gap-2 text-base">
           <CalendarClockIcon className="size-5 text-primary" />
           {texts.plan}
         </CardTitle>

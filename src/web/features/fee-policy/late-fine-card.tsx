@@ -30,7 +30,7 @@ function LateFineCardBody() {
   return (
     <Card data-testid="late-fine-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <AlarmClockIcon className="size-5 text-primary" />
           {texts.fineTitle}
         </CardTitle>

@@ -29,7 +29,7 @@ function TallyMappingCardBody() {
   return (
     <Card id="tally-ledgers" data-testid="tally-mapping-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <BookMarkedIcon className="size-5 text-primary" />
           {texts.mappingTitle}
         </CardTitle>

@@ -27,7 +27,7 @@ export function CancellationRegister() {
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid gap-1.5">
-          <CardTitle>{CANCELLATION_TEXTS.title}</CardTitle>
+          <CardTitle level={2}>{CANCELLATION_TEXTS.title}</CardTitle>
           <CardDescription>{CANCELLATION_TEXTS.description}</CardDescription>
         </div>
         <div className="flex gap-2 self-start">

@@ -48,7 +48,7 @@ export function ChequeRegister() {
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid gap-1.5">
-          <CardTitle>{CHEQUE_TEXTS.title}</CardTitle>
+          <CardTitle level={2}>{CHEQUE_TEXTS.title}</CardTitle>
           <CardDescription>{CHEQUE_TEXTS.description}</CardDescription>
         </div>
         <Button variant="outline" size="sm" className="self-start" onClick={exportExcel}>

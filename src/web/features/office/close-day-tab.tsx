@@ -32,7 +32,7 @@ export function CloseDayTab() {
       <Card>
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="grid gap-1.5">
-            <CardTitle>{CLOSE_DAY_TEXTS.title}</CardTitle>
+            <CardTitle level={2}>{CLOSE_DAY_TEXTS.title}</CardTitle>
             <CardDescription>{CLOSE_DAY_TEXTS.description}</CardDescription>
           </div>
           <div className="grid gap-1.5">
@@ -115,7 +115,7 @@ function CashCount({ day }: { day: DayCollections }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{CLOSE_DAY_TEXTS.countTitle}</CardTitle>
+        <CardTitle level={2}>{CLOSE_DAY_TEXTS.countTitle}</CardTitle>
         <CardDescription>{CLOSE_DAY_TEXTS.countHint}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">

@@ -29,7 +29,7 @@ export function ClosingsReport() {
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid gap-1.5">
-          <CardTitle>{CLOSINGS_TEXTS.reportTitle}</CardTitle>
+          <CardTitle level={2}>{CLOSINGS_TEXTS.reportTitle}</CardTitle>
           <CardDescription>{CLOSINGS_TEXTS.reportDescription}</CardDescription>
         </div>
         <Button variant="outline" size="sm" className="self-start" onClick={exportExcel}>

@@ -22,7 +22,7 @@ export function PendingClosings() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{CLOSINGS_TEXTS.pendingTitle}</CardTitle>
+        <CardTitle level={2}>{CLOSINGS_TEXTS.pendingTitle}</CardTitle>
         <CardDescription>{CLOSINGS_TEXTS.pendingDescription}</CardDescription>
       </CardHeader>
       <CardContent>

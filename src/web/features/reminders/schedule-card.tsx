@@ -19,7 +19,7 @@ export function ReminderScheduleCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <CalendarClockIcon className="size-5 text-primary" />
           {texts.scheduleTitle}
         </CardTitle>

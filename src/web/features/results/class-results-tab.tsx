@@ -56,7 +56,7 @@ export function ClassResultsTab({ state }: { state: ResultsSelection }) {
       <CardHeader className="gap-3">
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
-            <CardTitle>Class Results</CardTitle>
+            <CardTitle level={2}>Class Results</CardTitle>
             <CardDescription>Each subject out of 100 and the total out of {maxTotal || '100 × subjects'}.</CardDescription>
           </div>
           <Button variant="outline" onClick={print} disabled={!data || data.students.length === 0}>

@@ -85,7 +85,7 @@ export function MarksEntryTab({ state }: { state: ResultsSelection }) {
     <Card>
       <CardHeader className="gap-3">
         <div>
-          <CardTitle>Marks Entry</CardTitle>
+          <CardTitle level={2}>Marks Entry</CardTitle>
           <CardDescription>Type F1–F6, CA and SA; FA, total and grade follow. Enter moves down a column, Tab across. Paste a column from a spreadsheet into its first cell.</CardDescription>
         </div>
         <SelectionBar state={state} idPrefix="entry" disabled={saving}>

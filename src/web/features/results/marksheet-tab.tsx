@@ -45,7 +45,7 @@ export function MarksheetTab({ state }: { state: ResultsSelection }) {
     <Card>
       <CardHeader className="gap-3">
         <div>
-          <CardTitle>Marksheet</CardTitle>
+          <CardTitle level={2}>Marksheet</CardTitle>
           <CardDescription>The Student Report Card, printed on A4 landscape. The class PDF has every student of the section, one per page.</CardDescription>
         </div>
         <SelectionBar state={state} idPrefix="sheet">

@@ -50,7 +50,7 @@ export function ChangeEmailCard({ currentEmail }: { currentEmail: string }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <MailIcon className="size-5 text-primary" />
           Change Email Address
         </CardTitle>

@@ -37,7 +37,7 @@ export function ChangePasswordCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <KeyRoundIcon className="size-5 text-primary" />
           Change Password
         </CardTitle>

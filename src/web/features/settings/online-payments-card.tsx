@@ -117,7 +117,7 @@ export function OnlinePaymentsCard() {
   return (
     <Card role="region" aria-label={T.title}>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <IndianRupeeIcon className="size-5 text-primary" />
           {T.title}
         </CardTitle>

@@ -49,7 +49,7 @@ export function SchoolInfoCard({ school }: { school: School }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle level={2} className="flex items-center gap-2">
           <SchoolIcon className="size-5 text-primary" />
           School Information
         </CardTitle>

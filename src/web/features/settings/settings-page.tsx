@@ -44,7 +44,7 @@ export function SettingsPage() {
         </div>
         <Card>
           <CardHeader className="gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <CardTitle className="flex items-center gap-2">
+            <CardTitle level={2} className="flex items-center gap-2">
               <UserIcon className="size-5 text-primary" />
               Account Overview
             </CardTitle>

@@ -13,7 +13,7 @@ export function AuditLogCard() {
     <Card>
       <CardHeader className="gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="grid gap-1.5">
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle level={2} className="flex items-center gap-2">
             <ScrollTextIcon className="size-5 text-primary" />
             {AUDIT_TEXTS.title}
           </CardTitle>

@@ -66,7 +66,7 @@ function StaffList() {
     <Card id="staff">
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid gap-1.5">
-          <CardTitle className="flex items-center gap-2">
+          <CardTitle level={2} className="flex items-center gap-2">
             <UsersRoundIcon className="size-5 text-primary" />
             {STAFF_TEXTS.title}
           </CardTitle>
