@@ -133,8 +133,17 @@ try {
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 0.9 && (a.scoreDisplayMode === 'binary' || a.scoreDisplayMode === 'numeric' || a.scoreDisplayMode === 'metricSavings'))
       .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
-    if (lhr.runtimeError) failing.unshift(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-    if (lhr.finalDisplayedUrl.includes('/login') && target.signedIn) failing.unshift('redirected to /login: the token was not used');
+    // a run that failed scores 0 and a median hides it: each such run is named with its reason
+    runs.forEach((r, i) => {
+      const problem = r.runtimeError
+        ? `${r.runtimeError.code}: ${r.runtimeError.message}`
+        : r.finalDisplayedUrl.includes('/login') && target.signedIn
+          ? 'redirected to /login: the token was not used'
+          : r.categories.performance?.score == null
+            ? 'no performance score'
+            : null;
+      if (problem) failing.unshift(`run ${i + 1}: ${problem}`);
+    });
     rows.push({ page: target.page, url: target.path, formFactor, runs: runs.map((r) => Math.round(perf(r) * 100)), performance, accessibility, target: TARGET, pass: performance >= TARGET && accessibility >= TARGET, failing });
   }
 } finally {
