@@ -144,6 +144,7 @@ describe.skipIf(skipReason())('staff and the office day (issue 15)', () => {
     expect(await closing.textContent()).toContain(`−${inr(100)}`);
     const byUser = ownerPage.getByRole('table', { name: 'Per collector' });
     await soon(() => byUser.getByRole('row').filter({ hasText: clerk.name }).textContent()).toContain(inr(1500));
+    await expectAccessible(ownerPage, 'Registers: the closings report with an acknowledged closing');
   });
 
   it('the accountant marks a cheque bounced; the cancellation register shows it', async () => {
