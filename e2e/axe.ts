@@ -14,9 +14,9 @@ const BLOCKING: ReadonlyArray<ImpactValue> = ['serious', 'critical'];
 const ALSO_BLOCKING: ReadonlyArray<string> = ['heading-order'];
 
 /**
- * axe-core on what the page shows now; throws with a readable list of the serious and critical
- * violations (and those of `ALSO_BLOCKING`) (rule, what to fix, where). Call it once a screen has loaded its data, so axe sees the
- * screen a person sees. No rule is disabled: a violation is fixed in the component
+ * axe-core on what the page shows now; throws with a readable list (rule, what to fix, where) of
+ * the serious and critical violations and those of `ALSO_BLOCKING`. Call it once a screen has
+ * loaded its data, so axe sees the screen a person sees. No rule is disabled: a violation is fixed in the component
  * (docs/decisions/0044-web-weight-and-accessibility.md).
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
