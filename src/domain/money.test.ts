@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountInWords, formatINR, increaseByPercent, paise, parseRupees, raiseFee, roundToRupees, toRupeeString } from './money';
+import { amountInWords, formatINR, increaseByPercent, paise, paiseFromRupees, parseRupees, raiseFee, roundToRupees, toRupeeString } from './money';
 
 describe('parseRupees', () => {
   it.each([
@@ -32,6 +32,15 @@ describe('parseRupees', () => {
         expect(parseRupees(toRupeeString(paise(n)))).toBe(n);
       }),
     );
+  });
+});
+
+describe('paiseFromRupees', () => {
+  it('reads back what the product wrote, the sign included, and throws on anything else', () => {
+    expect(paiseFromRupees('1234.50')).toBe(123450);
+    expect(paiseFromRupees('-0.50')).toBe(-50);
+    expect(paiseFromRupees(1500)).toBe(150000);
+    expect(() => paiseFromRupees('12.345')).toThrow('not an amount: 12.345');
   });
 });
 

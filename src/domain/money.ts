@@ -50,6 +50,16 @@ export function parseRupees(input: string | number): Paise | null {
   return paise(sign ? -value : value);
 }
 
+/**
+ * An amount the product itself wrote ("1234.50", "-0.50", or a test's 1500) in paise: `parseRupees`
+ * that throws instead of answering null, since anything else is a fault of whoever wrote it.
+ */
+export function paiseFromRupees(input: string | number): Paise {
+  const value = parseRupees(input);
+  if (value === null) throw new Error(`not an amount: ${String(input)}`);
+  return value;
+}
+
 /** "1234.50" — the wire format for amounts. */
 export function toRupeeString(amount: Paise): string {
   const negative = amount < 0;

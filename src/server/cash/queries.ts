@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { CLOSING_MODES, type Closing, type ClosingMode, type DayCollections } from '../../domain/cash-closing';
-import { paise, parseRupees, toRupeeString } from '../../domain/money';
+import { paise, paiseFromRupees, toRupeeString } from '../../domain/money';
 import type { Db } from '../db/client';
 import { cashClosings } from '../db/schema';
 import { rowsOf } from '../lib/sql-rows';
@@ -97,13 +97,12 @@ export async function isDayClosed(db: Db, { schoolId, userId, at }: { schoolId: 
 /** Sums of closings per day and per user, differences included, for the closings report. */
 export function closingSums(closings: Closing[]) {
   // the answer's own decimal strings, read back without floats
-  const toPaise = (s: string): number => parseRupees(s.replace('-', ''))! * (s.startsWith('-') ? -1 : 1);
   const group = <K extends string>(key: (c: Closing) => K) => {
     const map = new Map<K, { counted: number; expected: number; closings: number; sample: Closing }>();
     for (const c of closings) {
       const g = map.get(key(c)) ?? { counted: 0, expected: 0, closings: 0, sample: c };
-      g.counted += toPaise(c.countedCash);
-      g.expected += toPaise(c.expectedCash);
+      g.counted += paiseFromRupees(c.countedCash);
+      g.expected += paiseFromRupees(c.expectedCash);
       g.closings += 1;
       map.set(key(c), g);
     }

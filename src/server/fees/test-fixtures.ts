@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { parseRupees, type Paise } from '../../domain/money';
+import { paiseFromRupees } from '../../domain/money';
 import type { Db } from '../db/client';
 import { academicSessions, classFeeStructures, rollCounters, schools, studentEnrollments, students } from '../db/schema';
 import { refreshBalances, refreshClassBalances } from '../balances/refresh';
@@ -9,11 +9,7 @@ import { refreshBalances, refreshClassBalances } from '../balances/refresh';
  * (sessions, class fee structures, students with their enrollment) in a few statements.
  */
 
-const rs = (rupees: number | string): Paise => {
-  const value = parseRupees(rupees);
-  if (value === null) throw new Error(`not an amount: ${rupees}`);
-  return value;
-};
+const rs = paiseFromRupees;
 
 export async function seedSession(
   db: Db,

@@ -1,15 +1,11 @@
-import { paise, parseRupees, toRupeeString, type Paise } from '../../domain/money';
+import { paise, paiseFromRupees, toRupeeString } from '../../domain/money';
 import { csvDocument } from '../lib/csv';
 import { addPage, contentBox, drawTable, renderPdf, rupeeText, writeText, type TableColumn } from '../lib/pdf';
 import { formatReceiptDate } from '../fees/receipt-text';
 import type { PassoutDto } from './queries';
 
 /** A passout's amount as the list sends it ("1234.50"), in paise. */
-const paiseOf = (amount: string): Paise => {
-  const value = parseRupees(amount);
-  if (value === null) throw new Error(`not an amount: ${amount}`);
-  return value;
-};
+const paiseOf = paiseFromRupees;
 const rupeesOf = (p: number) => toRupeeString(paise(p));
 
 const enIn = (iso: string) => {

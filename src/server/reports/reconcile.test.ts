@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRupees } from '../../domain/money';
+import { paiseFromRupees } from '../../domain/money';
 import type { ReportDocument, ReportTable } from '../../domain/report-document';
 import { seedDemoSchool } from '../demo/seed-demo';
 import { client, createTestApp, type TestContext } from '../test/harness';
@@ -63,11 +63,7 @@ async function financial(from: string, to: string) {
   return res.json() as { summary: Record<string, string> };
 }
 
-const paise = (v: unknown): number => {
-  const p = parseRupees(String(v));
-  if (p === null) throw new Error(`not an amount: ${String(v)}`);
-  return p;
-};
+const paise = (v: unknown): number => paiseFromRupees(String(v));
 
 /** Every row and the total of a table with Due and Outstanding: Due − Concession − Received = Outstanding. */
 function expectIdentity(doc: ReportDocument, t: ReportTable) {
